@@ -1,0 +1,44 @@
+package io.sdmq.core;
+
+import io.sdmq.common.PushRules;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the engine runs; Spring-free, bound from properties by the server.
+ *
+ * @param pushRules       limits and defaults every push is checked against
+ * @param host            this instance's name in the transition log
+ * @param moveBatch       most messages one move-due step takes from a bucket
+ * @param maxSleep        longest the scheduler and reaper sleep without looking at Redis (covers other instances)
+ * @param journalCapacity pending MySQL writes before producers are turned away (back-pressure)
+ * @param journalBatch    most writes folded into one MySQL transaction
+ * @param writeTimeout    how long a caller waits for its MySQL commit before it answers 503
+ * @param maxPopCount     most messages one long-poll may take
+ * @param maxWait         longest a long-poll may wait
+ * @param readySweep      how often topics with waiting consumers are checked for ready messages (repairs a lost
+ *                        notification)
+ */
+public record EngineSettings(PushRules pushRules, String host, int moveBatch, Duration maxSleep, int journalCapacity,
+                             int journalBatch, Duration writeTimeout, int maxPopCount, Duration maxWait,
+                             Duration readySweep) {
+
+    public EngineSettings {
+        Objects.requireNonNull(pushRules, "pushRules");
+        Objects.requireNonNull(host, "host");
+        if (moveBatch < 1 || journalCapacity < 1 || journalBatch < 1 || maxPopCount < 1) {
+            throw new IllegalArgumentException("engine batch sizes and capacities must be positive");
+        }
+        requirePositive("maxSleep", maxSleep);
+        requirePositive("writeTimeout", writeTimeout);
+        requirePositive("maxWait", maxWait);
+        requirePositive("readySweep", readySweep);
+    }
+
+    private static void requirePositive(String name, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be a positive duration");
+        }
+    }
+}

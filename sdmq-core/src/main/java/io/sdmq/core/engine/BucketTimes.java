@@ -1,0 +1,47 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.core.spi.ScheduleStore;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.IntConsumer;
+
+/**
+ * The earliest time each bucket needs attention (a due score, a reservation deadline), as this instance knows
+ * it. Every {@code refreshMs} all buckets count as due, which covers work scheduled by other instances.
+ */
+final class BucketTimes {
+    private final AtomicLongArray times;
+    private final long refreshMs;
+    private long lastRefresh = Long.MIN_VALUE / 2;
+
+    BucketTimes(int buckets, long refreshMs) {
+        this.times = new AtomicLongArray(buckets);
+        this.refreshMs = refreshMs;
+    }
+
+    /** Something in {@code bucket} needs attention at {@code time}; answers whether that is earlier than known. */
+    boolean lower(int bucket, long time) {
+        return times.getAndAccumulate(bucket, time, Math::min) > time;
+    }
+
+    /** Forgets the bucket's time before it is looked at; what the look finds comes back through {@link #lower}. */
+    void clear(int bucket) {
+        times.set(bucket, ScheduleStore.NONE);
+    }
+
+    /** Runs {@code visit} on each bucket due at {@code now}; answers when the next one is due. */
+    long visitDue(long now, IntConsumer visit) {
+        boolean refresh = now - lastRefresh >= refreshMs;
+        if (refresh) {
+            lastRefresh = now;
+        }
+        long next = lastRefresh + refreshMs;
+        for (int b = 0; b < times.length(); b++) {
+            if (refresh || times.get(b) <= now) {
+                visit.accept(b);
+            }
+            next = Math.min(next, times.get(b));
+        }
+        return next;
+    }
+}

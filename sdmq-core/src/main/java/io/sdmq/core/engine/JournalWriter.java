@@ -1,0 +1,172 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.Transition;
+import io.sdmq.common.UnavailableException;
+import io.sdmq.core.spi.MessageLog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Group commit: one thread drains a bounded queue of pending MySQL writes into one transaction per kind.
+ * Callers of {@link #insert} and {@link #commit} wait for the commit; {@link #record} does not wait.
+ * Writes are applied in the order they were queued, so a message's transitions reach MySQL in order.
+ */
+final class JournalWriter implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(JournalWriter.class);
+    private static final int ATTEMPTS = 3;
+
+    private final MessageLog messageLog;
+    private final BlockingQueue<Write> queue;
+    private final int batch;
+    private final Duration writeTimeout;
+
+    JournalWriter(MessageLog messageLog, int capacity, int batch, Duration writeTimeout) {
+        this.messageLog = messageLog;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.batch = batch;
+        this.writeTimeout = writeTimeout;
+    }
+
+    private record Write(Message message, Transition transition, CompletableFuture<Long> done) {
+    }
+
+    /** Stores a new message as WAIT_PUT; answers the id that holds its (topic, bizKey) once committed. */
+    long insert(Message message) {
+        return await(enqueue(new Write(message, null, new CompletableFuture<>())));
+    }
+
+    /** Applies a transition and waits for its commit (terminal transitions). */
+    void commit(Transition transition) {
+        await(enqueue(new Write(null, transition, new CompletableFuture<>())));
+    }
+
+    /** Applies a transition in the background (non-terminal transitions); blocks only while the queue is full. */
+    void record(Transition transition) {
+        try {
+            queue.put(new Write(null, transition, null));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            log.warn("interrupted; transition {} -> {} of message {} not journaled", transition.from(),
+                    transition.to(), transition.messageId());
+        }
+    }
+
+    int pending() {
+        return queue.size();
+    }
+
+    private CompletableFuture<Long> enqueue(Write write) {
+        try {
+            if (!queue.offer(write, writeTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new UnavailableException("the MySQL write queue is full; retry later", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("interrupted while queueing a MySQL write", e);
+        }
+        return write.done();
+    }
+
+    private long await(CompletableFuture<Long> done) {
+        try {
+            return done.get(writeTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new UnavailableException("MySQL did not accept the write: " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new UnavailableException("MySQL did not commit within " + writeTimeout.toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("interrupted while waiting for MySQL", e);
+        }
+    }
+
+    @Override
+    public void run() {
+        List<Write> drained = new ArrayList<>(batch);
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                drained.add(queue.take());
+                queue.drainTo(drained, batch - 1);
+                writeAll(drained);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Throwable t) {
+                log.error("journal writer failed on {} writes; continuing with the next batch", drained.size(), t);
+            } finally {
+                drained.clear();
+            }
+        }
+        flushRemaining();
+    }
+
+    /** Writes what is queued now, on the calling thread; for shutdown and for tests. */
+    void flushRemaining() {
+        List<Write> drained = new ArrayList<>();
+        while (queue.drainTo(drained, batch) > 0) {
+            writeAll(drained);
+            drained.clear();
+        }
+    }
+
+    private void writeAll(List<Write> writes) {
+        List<Write> inserts = writes.stream().filter(w -> w.message() != null).toList();
+        List<Write> transitions = writes.stream().filter(w -> w.transition() != null).toList();
+        if (!inserts.isEmpty()) {
+            writeInserts(inserts);
+        }
+        if (!transitions.isEmpty()) {
+            writeTransitions(transitions);
+        }
+    }
+
+    private void writeInserts(List<Write> inserts) {
+        try {
+            List<Long> ids = messageLog.insert(inserts.stream().map(Write::message).toList());
+            for (int i = 0; i < inserts.size(); i++) {
+                inserts.get(i).done().complete(ids.get(i));
+            }
+        } catch (RuntimeException e) {
+            log.error("could not insert {} messages; their pushes answer 503", inserts.size(), e);
+            inserts.forEach(w -> w.done().completeExceptionally(e));
+        }
+    }
+
+    private void writeTransitions(List<Write> writes) {
+        List<Transition> transitions = writes.stream().map(Write::transition).toList();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                messageLog.apply(transitions);
+                writes.stream().filter(w -> w.done() != null).forEach(w -> w.done().complete(0L));
+                return;
+            } catch (RuntimeException e) {
+                if (attempt == ATTEMPTS) {
+                    log.error("could not journal {} transitions after {} attempts; waiting callers answer 503, "
+                            + "the others are left for recovery", transitions.size(), ATTEMPTS, e);
+                    writes.stream().filter(w -> w.done() != null).forEach(w -> w.done().completeExceptionally(e));
+                    return;
+                }
+                log.warn("could not journal {} transitions ({}); will retry in 1 s", transitions.size(), e.getMessage());
+                sleepQuietly();
+            }
+        }
+    }
+
+    private static void sleepQuietly() {
+        try {
+            Thread.sleep(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

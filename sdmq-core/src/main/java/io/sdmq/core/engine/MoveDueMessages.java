@@ -1,0 +1,67 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.common.MessageStatus;
+import io.sdmq.common.Transition;
+import io.sdmq.core.spi.ScheduleStore;
+import io.sdmq.core.spi.ScheduleStore.MoveResult;
+import io.sdmq.core.spi.ScheduleStore.Moved;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * The scheduler: moves due messages of each bucket to their topics' ready lists, in bounded batches, and
+ * answers the earliest score it knows of, so the loop sleeps exactly until then. A push ahead of a bucket's
+ * head lowers it through {@link #scheduled}. Every {@code refreshMs} all buckets are looked at, which covers
+ * messages scheduled by other instances.
+ */
+final class MoveDueMessages implements TimedLoop.Step {
+
+    /** Told, per bucket move, which topics got ready messages. */
+    @FunctionalInterface
+    interface ReadyListener {
+        void ready(int bucket, Set<String> topics);
+    }
+
+    private final ScheduleStore store;
+    private final JournalWriter journal;
+    private final ReadyListener listener;
+    private final int batch;
+    private final BucketTimes heads;
+
+    MoveDueMessages(ScheduleStore store, JournalWriter journal, ReadyListener listener, int batch, long refreshMs) {
+        this.store = store;
+        this.journal = journal;
+        this.listener = listener;
+        this.batch = batch;
+        this.heads = new BucketTimes(store.buckets(), refreshMs);
+    }
+
+    /** A message of {@code bucket} is due at {@code score}; answers whether that is earlier than known. */
+    boolean scheduled(int bucket, long score) {
+        return heads.lower(bucket, score);
+    }
+
+    @Override
+    public long runOnce(long now) {
+        return heads.visitDue(now, bucket -> moveBucket(bucket, now));
+    }
+
+    private void moveBucket(int bucket, long now) {
+        MoveResult result;
+        do {
+            heads.clear(bucket);
+            result = store.moveDue(bucket, now, batch);
+            heads.lower(bucket, result.nextScore());
+            Set<String> topics = new LinkedHashSet<>();
+            for (Moved moved : result.moved()) {
+                topics.add(moved.topic());
+                journal.record(Transition.of(moved.id(), MessageStatus.DELAY, MessageStatus.READY, now,
+                        store.bucketName(bucket)));
+            }
+            if (!topics.isEmpty()) {
+                listener.ready(bucket, topics);
+            }
+        } while (result.moved().size() >= batch);
+    }
+}

@@ -1,0 +1,58 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageStatus;
+import io.sdmq.common.Transition;
+import io.sdmq.core.spi.ScheduleStore;
+import io.sdmq.core.spi.ScheduleStore.RequeueResult;
+import io.sdmq.core.spi.ScheduleStore.Requeued;
+
+/**
+ * The reaper: reservations past their time-to-run go back to the delay set after their backoff, or out as
+ * dead once their attempts are exhausted. Sleeps until the earliest deadline it knows of.
+ */
+final class RequeueExpiredReservations implements TimedLoop.Step {
+    private final ScheduleStore store;
+    private final JournalWriter journal;
+    private final MoveDueMessages scheduler;
+    private final int batch;
+    private final BucketTimes deadlines;
+
+    RequeueExpiredReservations(ScheduleStore store, JournalWriter journal, MoveDueMessages scheduler, int batch,
+                               long refreshMs) {
+        this.store = store;
+        this.journal = journal;
+        this.scheduler = scheduler;
+        this.batch = batch;
+        this.deadlines = new BucketTimes(store.buckets(), refreshMs);
+    }
+
+    /** A reservation in {@code bucket} ends at {@code deadline}; answers whether that is earlier than known. */
+    boolean reserved(int bucket, long deadline) {
+        return deadlines.lower(bucket, deadline);
+    }
+
+    @Override
+    public long runOnce(long now) {
+        return deadlines.visitDue(now, bucket -> requeueBucket(bucket, now));
+    }
+
+    private void requeueBucket(int bucket, long now) {
+        RequeueResult result;
+        String bucketName = store.bucketName(bucket);
+        do {
+            deadlines.clear(bucket);
+            result = store.requeueExpired(bucket, now, batch);
+            deadlines.lower(bucket, result.nextDeadline());
+            for (Requeued r : result.requeued()) {
+                journal.record(Transition.of(r.id(), MessageStatus.RESERVED, MessageStatus.DELAY, now, bucketName)
+                        .withAttempts(r.attempts()).withDueTime(r.dueTime()).withNote("ttr expired"));
+                scheduler.scheduled(bucket, r.dueTime());
+            }
+            for (Message dead : result.dead()) {
+                journal.record(Transition.of(dead.id(), MessageStatus.RESERVED, MessageStatus.DEAD, now, bucketName)
+                        .withAttempts(dead.attempts()).withNote("ttr expired, attempts exhausted"));
+            }
+        } while (result.requeued().size() + result.dead().size() >= batch);
+    }
+}

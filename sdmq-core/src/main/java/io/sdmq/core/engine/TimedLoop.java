@@ -1,0 +1,86 @@
+package io.sdmq.core.engine;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Runs a step on its own thread, then sleeps until the time the step names (at most {@code maxSleepMs});
+ * {@link #wake()} cuts the sleep short. A failing step is logged and the loop goes on.
+ */
+final class TimedLoop implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(TimedLoop.class);
+    private static final long PAUSE_AFTER_FAILURE_MS = 1_000;
+
+    /** One pass of a loop; answers when (epoch ms) it wants to run next. */
+    @FunctionalInterface
+    interface Step {
+        long runOnce(long now);
+    }
+
+    private final String name;
+    private final Step step;
+    private final Clock clock;
+    private final long maxSleepMs;
+    private volatile Thread thread;
+    private volatile long lastRun;
+
+    TimedLoop(String name, Step step, Clock clock, long maxSleepMs) {
+        this.name = name;
+        this.step = step;
+        this.clock = clock;
+        this.maxSleepMs = maxSleepMs;
+    }
+
+    void start() {
+        Thread t = new Thread(this, name);
+        t.setDaemon(true);
+        thread = t;
+        t.start();
+    }
+
+    void stop() {
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    void wake() {
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** True while the loop thread runs and has completed a pass within the last few sleep periods. */
+    boolean healthy() {
+        Thread t = thread;
+        return t != null && t.isAlive() && clock.millis() - lastRun <= 3 * maxSleepMs + PAUSE_AFTER_FAILURE_MS;
+    }
+
+    @Override
+    public void run() {
+        while (!Thread.currentThread().isInterrupted()) {
+            long sleepMs;
+            try {
+                long next = step.runOnce(clock.millis());
+                lastRun = clock.millis();
+                sleepMs = Math.min(next - lastRun, maxSleepMs);
+            } catch (Throwable t) {
+                log.error("{} failed; will retry in {} ms", name, PAUSE_AFTER_FAILURE_MS, t);
+                sleepMs = PAUSE_AFTER_FAILURE_MS;
+            }
+            if (sleepMs > 0) {
+                LockSupport.parkNanos(this, sleepMs * 1_000_000L);
+            }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageStatus;
+import io.sdmq.common.Transition;
+import io.sdmq.core.spi.ScheduleStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Long-polls parked in memory: a waiting consumer holds no thread, only a future. Per topic, the buckets that
+ * may hold ready ids are kept as candidates; a move (local or signalled) adds them, a pop that comes back short
+ * drops them, a sweep repairs lost signals. One drain per topic at a time pops for the waiters in arrival order.
+ */
+final class WaitingConsumers {
+    private static final Logger log = LoggerFactory.getLogger(WaitingConsumers.class);
+
+    /** Told of each reservation this instance makes, so the reaper knows its deadline. */
+    @FunctionalInterface
+    interface ReservationListener {
+        void reserved(int bucket, long deadline);
+    }
+
+    private final ScheduleStore store;
+    private final JournalWriter journal;
+    private final ReservationListener reservations;
+    private final Clock clock;
+    private final Executor drainer;
+    private final ScheduledExecutorService timer;
+    private final Map<String, Topic> topics = new ConcurrentHashMap<>();
+
+    WaitingConsumers(ScheduleStore store, JournalWriter journal, ReservationListener reservations, Clock clock,
+                     Executor drainer, ScheduledExecutorService timer) {
+        this.store = store;
+        this.journal = journal;
+        this.reservations = reservations;
+        this.clock = clock;
+        this.drainer = drainer;
+        this.timer = timer;
+    }
+
+    /** Up to {@code count} messages of a topic, as soon as any is ready; an empty list after {@code timeoutMs}. */
+    CompletableFuture<List<Message>> pop(String topicName, int count, long timeoutMs) {
+        Topic topic = topic(topicName);
+        Waiter waiter = new Waiter(count);
+        topic.waiters.add(waiter);
+        if (timeoutMs <= 0) {
+            drain(topic);
+            expire(topic, waiter);
+        } else {
+            timer.schedule(() -> expire(topic, waiter), timeoutMs, TimeUnit.MILLISECONDS);
+            startDrain(topic);
+        }
+        return waiter.result;
+    }
+
+    /** Ready ids arrived in a bucket of a topic. */
+    void ready(int bucket, String topicName) {
+        Topic topic = topic(topicName);
+        topic.candidates.add(bucket);
+        startDrain(topic);
+    }
+
+    /** Looks for ready ids of every topic with waiting consumers; repairs a lost signal. */
+    void sweep() {
+        for (Topic topic : topics.values()) {
+            if (topic.waiters.isEmpty()) {
+                continue;
+            }
+            for (int b = 0; b < store.buckets(); b++) {
+                if (store.readyCount(b, topic.name) > 0) {
+                    topic.candidates.add(b);
+                }
+            }
+            startDrain(topic);
+        }
+    }
+
+    int waiting(String topicName) {
+        Topic topic = topics.get(topicName);
+        return topic == null ? 0 : topic.waiters.size();
+    }
+
+    private Topic topic(String name) {
+        return topics.computeIfAbsent(name, Topic::new);
+    }
+
+    private void startDrain(Topic topic) {
+        if (!topic.waiters.isEmpty() && !topic.candidates.isEmpty() && topic.draining.compareAndSet(false, true)) {
+            drainer.execute(() -> {
+                try {
+                    drain(topic);
+                } finally {
+                    topic.draining.set(false);
+                }
+                startDrain(topic);
+            });
+        }
+    }
+
+    private void drain(Topic topic) {
+        Waiter waiter;
+        while ((waiter = topic.waiters.peek()) != null) {
+            if (!waiter.claimed.compareAndSet(false, true)) {
+                topic.waiters.remove(waiter);
+                continue;
+            }
+            List<Message> got = take(topic, waiter.count);
+            if (got.isEmpty()) {
+                waiter.claimed.set(false);
+                return;
+            }
+            topic.waiters.remove(waiter);
+            waiter.result.complete(got);
+        }
+    }
+
+    private List<Message> take(Topic topic, int count) {
+        List<Message> got = new ArrayList<>(count);
+        int buckets = store.buckets();
+        for (int i = 0; i < buckets && got.size() < count && !topic.candidates.isEmpty(); i++) {
+            int bucket = (topic.cursor + i) % buckets;
+            if (!topic.candidates.remove(bucket)) {
+                continue;
+            }
+            int wanted = count - got.size();
+            long now = clock.millis();
+            List<Message> popped;
+            try {
+                popped = store.pop(bucket, topic.name, wanted, now);
+            } catch (RuntimeException e) {
+                log.warn("pop from bucket {} of topic {} failed ({}); the ready sweep will look again",
+                        bucket, topic.name, e.toString());
+                break;
+            }
+            if (popped.size() == wanted) {
+                topic.candidates.add(bucket);
+            }
+            for (Message m : popped) {
+                journal.record(Transition.of(m.id(), MessageStatus.READY, MessageStatus.RESERVED, now,
+                        store.bucketName(bucket)).withAttempts(m.attempts()));
+                reservations.reserved(bucket, now + m.ttrMs());
+            }
+            got.addAll(popped);
+        }
+        topic.cursor = (topic.cursor + 1) % buckets;
+        return got;
+    }
+
+    private void expire(Topic topic, Waiter waiter) {
+        if (waiter.claimed.compareAndSet(false, true)) {
+            topic.waiters.remove(waiter);
+            waiter.result.complete(List.of());
+        } else if (!waiter.result.isDone()) {
+            timer.schedule(() -> expire(topic, waiter), 1, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static final class Topic {
+        final String name;
+        final Queue<Waiter> waiters = new ConcurrentLinkedQueue<>();
+        final Set<Integer> candidates = ConcurrentHashMap.newKeySet();
+        final AtomicBoolean draining = new AtomicBoolean();
+        volatile int cursor;
+
+        Topic(String name) {
+            this.name = name;
+        }
+    }
+
+    private static final class Waiter {
+        final int count;
+        final CompletableFuture<List<Message>> result = new CompletableFuture<>();
+        final AtomicBoolean claimed = new AtomicBoolean();
+
+        Waiter(int count) {
+            this.count = count;
+        }
+    }
+}

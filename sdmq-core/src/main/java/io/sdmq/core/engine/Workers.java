@@ -1,0 +1,146 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.core.EngineSettings;
+import io.sdmq.core.spi.MessageLog;
+import io.sdmq.core.spi.ReadySignal;
+import io.sdmq.core.spi.ScheduleStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Composes the engine's loops and threads and orders their start and stop. */
+final class Workers {
+    private static final Logger log = LoggerFactory.getLogger(Workers.class);
+    private static final int DRAIN_THREADS = 4;
+
+    private final EngineSettings settings;
+    private final ScheduleStore store;
+    private final ReadySignal signal;
+    private final Clock clock;
+    private final JournalWriter journal;
+    private final MoveDueMessages scheduler;
+    private final RequeueExpiredReservations reaper;
+    private final WaitingConsumers consumers;
+    private final TimedLoop schedulerLoop;
+    private final TimedLoop reaperLoop;
+    private final ExecutorService drainer = Executors.newFixedThreadPool(DRAIN_THREADS, daemon("sdmq-pop"));
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("sdmq-timer"));
+    private Thread journalThread;
+
+    Workers(EngineSettings settings, ScheduleStore store, MessageLog messageLog, ReadySignal signal, Clock clock) {
+        this.settings = settings;
+        this.store = store;
+        this.signal = signal;
+        this.clock = clock;
+        long refreshMs = settings.maxSleep().toMillis();
+        this.journal = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
+                settings.writeTimeout());
+        this.scheduler = new MoveDueMessages(store, journal, this::ready, settings.moveBatch(), refreshMs);
+        this.reaper = new RequeueExpiredReservations(store, journal, scheduler, settings.moveBatch(), refreshMs);
+        this.consumers = new WaitingConsumers(store, journal, this::reserved, clock, drainer, timer);
+        this.schedulerLoop = new TimedLoop("sdmq-scheduler", scheduler, clock, refreshMs);
+        this.reaperLoop = new TimedLoop("sdmq-reaper", reaper, clock, refreshMs);
+    }
+
+    JournalWriter journal() {
+        return journal;
+    }
+
+    WaitingConsumers consumers() {
+        return consumers;
+    }
+
+    void start() {
+        journalThread = daemon("sdmq-journal").newThread(journal);
+        journalThread.start();
+        signal.subscribe(consumers::ready);
+        findReadyTopics();
+        schedulerLoop.start();
+        reaperLoop.start();
+        long sweepMs = settings.readySweep().toMillis();
+        timer.scheduleWithFixedDelay(this::sweep, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
+        log.info("engine started: {} buckets, host {}", store.buckets(), settings.host());
+    }
+
+    void stop() {
+        schedulerLoop.stop();
+        reaperLoop.stop();
+        timer.shutdownNow();
+        drainer.shutdownNow();
+        signal.close();
+        if (journalThread != null) {
+            journalThread.interrupt();
+            try {
+                journalThread.join(settings.writeTimeout().toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        log.info("engine stopped; {} journal writes were pending", journal.pending());
+    }
+
+    boolean healthy() {
+        return schedulerLoop.healthy() && reaperLoop.healthy() && journalThread != null && journalThread.isAlive();
+    }
+
+    void scheduled(int bucket, long score) {
+        if (scheduler.scheduled(bucket, score)) {
+            schedulerLoop.wake();
+        }
+    }
+
+    void runOnce() {
+        long now = clock.millis();
+        scheduler.runOnce(now);
+        reaper.runOnce(now);
+        journal.flushRemaining();
+    }
+
+    private void ready(int bucket, Set<String> topics) {
+        topics.forEach(topic -> consumers.ready(bucket, topic));
+        signal.publish(bucket, topics);
+    }
+
+    private void reserved(int bucket, long deadline) {
+        if (reaper.reserved(bucket, deadline)) {
+            reaperLoop.wake();
+        }
+    }
+
+    private void findReadyTopics() {
+        try {
+            for (int b = 0; b < store.buckets(); b++) {
+                for (String topic : store.readyTopics(b)) {
+                    consumers.ready(b, topic);
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not list ready topics in Redis ({}); consumers find them by the sweep", e.toString());
+        }
+    }
+
+    private void sweep() {
+        try {
+            consumers.sweep();
+        } catch (Throwable t) {
+            log.warn("ready sweep failed ({}); will retry in {} ms", t.toString(), settings.readySweep().toMillis());
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, name + "-" + n.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

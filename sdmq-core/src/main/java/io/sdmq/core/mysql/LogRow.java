@@ -1,0 +1,8 @@
+package io.sdmq.core.mysql;
+
+import java.time.LocalDateTime;
+
+/** A {@code sdmq_message_log} row as JDBC sees it; times are UTC wall-clock. */
+record LogRow(long messageId, String fromStatus, String toStatus, LocalDateTime changedAt, String bucket,
+              String host, String thread, String note) {
+}

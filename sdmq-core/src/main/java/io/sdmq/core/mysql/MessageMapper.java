@@ -1,0 +1,69 @@
+package io.sdmq.core.mysql;
+
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
+
+import java.util.List;
+
+/** The SQL of {@link MybatisMessageLog}; portable between MySQL 8.0+ and MariaDB 10.6+. */
+interface MessageMapper {
+
+    @Insert("""
+            <script>
+            INSERT INTO sdmq_message (id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts,
+                retry_delays, create_time, due_time, status, attempts, update_time)
+            VALUES
+            <foreach collection="rows" item="r" separator=",">
+                (#{r.id}, #{r.topic}, #{r.bizKey,jdbcType=VARCHAR}, #{r.body}, #{r.priority}, #{r.delayMs},
+                #{r.ttrMs}, #{r.maxAttempts}, #{r.retryDelays,jdbcType=VARCHAR}, #{r.createTime}, #{r.dueTime},
+                #{r.status}, #{r.attempts}, #{r.updateTime})
+            </foreach>
+            </script>""")
+    int insertMessages(@Param("rows") List<MessageRow> rows);
+
+    /**
+     * A shared locking read: it sees the latest committed row whatever this transaction's snapshot, and several
+     * transactions that all found the key taken can hold it at once without deadlocking.
+     */
+    @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey} LOCK IN SHARE MODE")
+    Long lockIdByKey(@Param("topic") String topic, @Param("bizKey") String bizKey);
+
+    @Insert("""
+            <script>
+            INSERT INTO sdmq_message_log (message_id, from_status, to_status, changed_at, bucket, host, thread, note)
+            VALUES
+            <foreach collection="rows" item="r" separator=",">
+                (#{r.messageId}, #{r.fromStatus,jdbcType=VARCHAR}, #{r.toStatus}, #{r.changedAt},
+                #{r.bucket,jdbcType=VARCHAR}, #{r.host,jdbcType=VARCHAR}, #{r.thread,jdbcType=VARCHAR},
+                #{r.note,jdbcType=VARCHAR})
+            </foreach>
+            </script>""")
+    int insertLogs(@Param("rows") List<LogRow> rows);
+
+    /**
+     * Moves the status unless the row changed later than this, or is terminal; a requeue leaves DEAD or EXPIRED
+     * only when the row is still in the status it was requeued from.
+     */
+    @Update("""
+            UPDATE sdmq_message
+            SET status = #{toStatus}, update_time = #{changedAt},
+                attempts = COALESCE(#{attempts,jdbcType=INTEGER}, attempts),
+                due_time = COALESCE(#{dueTime,jdbcType=TIMESTAMP}, due_time)
+            WHERE id = #{id} AND update_time <= #{changedAt}
+              AND (status NOT IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')
+                   OR (status IN ('DEAD', 'EXPIRED') AND status = #{fromStatus,jdbcType=VARCHAR}))""")
+    int moveStatus(StatusChange change);
+
+    @Select("""
+            SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
+                due_time, status, attempts, update_time
+            FROM sdmq_message WHERE id = #{id}""")
+    MessageRow findMessage(@Param("id") long id);
+
+    @Select("""
+            SELECT message_id, from_status, to_status, changed_at, bucket, host, thread, note
+            FROM sdmq_message_log WHERE message_id = #{id} ORDER BY changed_at, id""")
+    List<LogRow> findLogs(@Param("id") long id);
+}

@@ -1,0 +1,191 @@
+package io.sdmq.core.mysql;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.StoredMessage;
+import io.sdmq.common.Transition;
+import io.sdmq.common.UnavailableException;
+import io.sdmq.core.spi.MessageLog;
+import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.ibatis.mapping.Environment;
+import org.apache.ibatis.session.Configuration;
+import org.apache.ibatis.session.ExecutorType;
+import org.apache.ibatis.session.LocalCacheScope;
+import org.apache.ibatis.session.SqlSession;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.apache.ibatis.session.SqlSessionFactoryBuilder;
+import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+/**
+ * {@link MessageLog} on MySQL / MariaDB through plain MyBatis. Every call is one transaction; a transaction chosen
+ * as a deadlock victim is run again, any other database failure surfaces as {@link UnavailableException}.
+ */
+public final class MybatisMessageLog implements MessageLog {
+    private static final Logger log = LoggerFactory.getLogger(MybatisMessageLog.class);
+    private static final int ER_DUP_ENTRY = 1062;
+    private static final int ER_LOCK_DEADLOCK = 1213;
+    private static final int MAX_TRIES = 3;
+    /** Unique keys are always locked in this order, so concurrent inserters rarely deadlock. */
+    private static final Comparator<Message> BY_KEY = Comparator.comparing(Message::topic)
+            .thenComparing(Message::bizKey, Comparator.nullsLast(Comparator.naturalOrder()));
+
+    private final SqlSessionFactory sessions;
+    private final String host;
+
+    public MybatisMessageLog(DataSource dataSource, String host) {
+        this.sessions = new SqlSessionFactoryBuilder().build(configuration(dataSource));
+        this.host = host;
+    }
+
+    @Override
+    public List<Long> insert(List<Message> messages) {
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        String thread = Thread.currentThread().getName();
+        return inTransaction("insert " + messages.size() + " messages", ExecutorType.SIMPLE,
+                session -> insertAll(session, messages, thread));
+    }
+
+    @Override
+    public void apply(List<Transition> transitions) {
+        if (transitions.isEmpty()) {
+            return;
+        }
+        inTransaction("apply " + transitions.size() + " transitions", ExecutorType.BATCH, session -> {
+            MessageMapper mapper = session.getMapper(MessageMapper.class);
+            writeLogs(mapper, transitions.stream().map(t -> Rows.log(t, host)).toList());
+            transitions.stream()
+                    .sorted(Comparator.comparingLong(Transition::messageId))
+                    .forEach(t -> mapper.moveStatus(Rows.change(t)));
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<StoredMessage> find(long id) {
+        return read("find message " + id, mapper -> Optional.ofNullable(mapper.findMessage(id)).map(Rows::stored));
+    }
+
+    @Override
+    public List<Transition> history(long id) {
+        return read("read the history of message " + id,
+                mapper -> mapper.findLogs(id).stream().map(Rows::transition).toList());
+    }
+
+    private List<Long> insertAll(SqlSession session, List<Message> messages, String thread) {
+        MessageMapper mapper = session.getMapper(MessageMapper.class);
+        try {
+            List<Message> ordered = messages.stream().sorted(BY_KEY).toList();
+            Chunks.of(ordered.stream().map(Rows::newMessage).toList(), row -> row.body().length())
+                    .forEach(mapper::insertMessages);
+            writeLogs(mapper, ordered.stream().map(m -> Rows.firstLog(m, host, thread)).toList());
+            return messages.stream().map(Message::id).toList();
+        } catch (PersistenceException e) {
+            if (!hasErrorCode(e, ER_DUP_ENTRY)) {
+                throw e;
+            }
+            session.rollback(true);
+        }
+        log.debug("a batch of {} messages holds a taken (topic, bizKey); inserting them one by one", messages.size());
+        return insertOneByOne(mapper, messages, thread);
+    }
+
+    /** Keeps the first message of each (topic, bizKey), in the batch or already stored, and answers its id. */
+    private List<Long> insertOneByOne(MessageMapper mapper, List<Message> messages, String thread) {
+        Long[] ids = new Long[messages.size()];
+        List<LogRow> logs = new ArrayList<>();
+        IntStream.range(0, messages.size()).boxed()
+                .sorted(Comparator.comparing(messages::get, BY_KEY))
+                .forEach(i -> {
+                    Message message = messages.get(i);
+                    Long taken = insertUnlessTaken(mapper, message);
+                    ids[i] = taken == null ? message.id() : taken;
+                    if (taken == null) {
+                        logs.add(Rows.firstLog(message, host, thread));
+                    }
+                });
+        writeLogs(mapper, logs);
+        return Arrays.asList(ids);
+    }
+
+    /** Returns null when the message was inserted, else the id of the message holding its (topic, bizKey). */
+    private static Long insertUnlessTaken(MessageMapper mapper, Message message) {
+        try {
+            mapper.insertMessages(List.of(Rows.newMessage(message)));
+            return null;
+        } catch (PersistenceException e) {
+            if (!hasErrorCode(e, ER_DUP_ENTRY)) {
+                throw e;
+            }
+        }
+        Long holder = message.bizKey() == null ? null : mapper.lockIdByKey(message.topic(), message.bizKey());
+        if (holder == null) {
+            throw new IllegalStateException("message id " + message.id() + " is already taken; this is a bug");
+        }
+        return holder;
+    }
+
+    private static void writeLogs(MessageMapper mapper, List<LogRow> rows) {
+        Chunks.of(rows, row -> 0).forEach(mapper::insertLogs);
+    }
+
+    private <T> T inTransaction(String what, ExecutorType executor, Function<SqlSession, T> work) {
+        for (int attempt = 1; ; attempt++) {
+            try (SqlSession session = sessions.openSession(executor, false)) {
+                T result = work.apply(session);
+                session.commit(true);
+                return result;
+            } catch (PersistenceException e) {
+                if (attempt == MAX_TRIES || !hasErrorCode(e, ER_LOCK_DEADLOCK)) {
+                    throw unavailable(what, e);
+                }
+                log.warn("could not {}: chosen as a deadlock victim; running it again ({} of {})",
+                        what, attempt + 1, MAX_TRIES);
+            }
+        }
+    }
+
+    private <T> T read(String what, Function<MessageMapper, T> query) {
+        try (SqlSession session = sessions.openSession(true)) {
+            return query.apply(session.getMapper(MessageMapper.class));
+        } catch (PersistenceException e) {
+            throw unavailable(what, e);
+        }
+    }
+
+    private static UnavailableException unavailable(String what, PersistenceException e) {
+        return new UnavailableException("MySQL could not " + what, e);
+    }
+
+    private static boolean hasErrorCode(Throwable e, int code) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getErrorCode() == code) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Configuration configuration(DataSource dataSource) {
+        Configuration configuration = new Configuration(
+                new Environment("sdmq", new JdbcTransactionFactory(), dataSource));
+        configuration.setMapUnderscoreToCamelCase(true);
+        configuration.setArgNameBasedConstructorAutoMapping(true);
+        configuration.setLocalCacheScope(LocalCacheScope.STATEMENT);
+        configuration.setCacheEnabled(false);
+        configuration.addMapper(MessageMapper.class);
+        return configuration;
+    }
+}

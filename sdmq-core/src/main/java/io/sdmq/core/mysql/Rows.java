@@ -1,0 +1,94 @@
+package io.sdmq.core.mysql;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageStatus;
+import io.sdmq.common.StoredMessage;
+import io.sdmq.common.Transition;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Converts between the model and rows. Times travel as UTC {@link LocalDateTime}, which the driver writes to
+ * DATETIME(3) as it is, so neither the JVM's nor the session's time zone can shift them.
+ */
+final class Rows {
+    static final int BUCKET_LENGTH = 200;
+    static final int HOST_LENGTH = 128;
+    static final int THREAD_LENGTH = 128;
+    static final int NOTE_LENGTH = 255;
+
+    private Rows() {
+    }
+
+    static MessageRow newMessage(Message m) {
+        LocalDateTime created = utc(m.createTime());
+        return new MessageRow(m.id(), m.topic(), m.bizKey(), m.body(), m.priority(), m.delayMs(), m.ttrMs(),
+                m.maxAttempts(), joinDelays(m.retryDelays()), created, utc(m.dueTime()),
+                MessageStatus.WAIT_PUT.name(), 0, created);
+    }
+
+    static LogRow firstLog(Message m, String host, String thread) {
+        return new LogRow(m.id(), null, MessageStatus.WAIT_PUT.name(), utc(m.createTime()), null,
+                clip(host, HOST_LENGTH), clip(thread, THREAD_LENGTH), null);
+    }
+
+    static LogRow log(Transition t, String host) {
+        return new LogRow(t.messageId(), t.from() == null ? null : t.from().name(), t.to().name(),
+                utc(t.changedAt()), clip(t.bucket(), BUCKET_LENGTH), clip(host, HOST_LENGTH),
+                clip(t.thread(), THREAD_LENGTH), clip(t.note(), NOTE_LENGTH));
+    }
+
+    static StatusChange change(Transition t) {
+        return new StatusChange(t.messageId(), t.from() == null ? null : t.from().name(), t.to().name(),
+                utc(t.changedAt()), t.attempts(), t.dueTime() == null ? null : utc(t.dueTime()));
+    }
+
+    static StoredMessage stored(MessageRow r) {
+        Message message = new Message(r.id(), r.topic(), r.bizKey(), r.body(), r.priority(),
+                epochMs(r.createTime()), epochMs(r.dueTime()), r.ttrMs(), r.maxAttempts(),
+                parseDelays(r.retryDelays()), r.attempts());
+        return new StoredMessage(message, MessageStatus.valueOf(r.status()), epochMs(r.updateTime()));
+    }
+
+    static Transition transition(LogRow r) {
+        MessageStatus from = r.fromStatus() == null ? null : MessageStatus.valueOf(r.fromStatus());
+        return new Transition(r.messageId(), from, MessageStatus.valueOf(r.toStatus()), epochMs(r.changedAt()),
+                r.bucket(), null, null, r.thread(), r.note());
+    }
+
+    static LocalDateTime utc(long epochMs) {
+        return LocalDateTime.ofInstant(Instant.ofEpochMilli(epochMs), ZoneOffset.UTC);
+    }
+
+    static long epochMs(LocalDateTime utc) {
+        return utc.toInstant(ZoneOffset.UTC).toEpochMilli();
+    }
+
+    static String joinDelays(List<Long> delays) {
+        return delays == null ? null : delays.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    static List<Long> parseDelays(String delays) {
+        if (delays == null) {
+            return null;
+        }
+        if (delays.isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(delays.split(",")).map(String::trim).map(Long::valueOf).toList();
+    }
+
+    /** Cuts a free-text value to its column's length, never between the two halves of a surrogate pair. */
+    static String clip(String value, int length) {
+        if (value == null || value.length() <= length) {
+            return value;
+        }
+        int end = Character.isHighSurrogate(value.charAt(length - 1)) ? length - 1 : length;
+        return value.substring(0, end);
+    }
+}

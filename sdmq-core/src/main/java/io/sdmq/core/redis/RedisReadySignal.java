@@ -1,0 +1,87 @@
+package io.sdmq.core.redis;
+
+import io.sdmq.core.spi.ReadySignal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.concurrent.Executors;
+import java.util.UUID;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Ready topics over Redis pub/sub on channel {@code <prefix>:ready}: one message per publish, its lines the
+ * sending instance's origin id, the bucket, then the topics. A signal's own messages are not delivered to it.
+ * Listeners run on one thread of this signal, never on the Redis client's I/O thread.
+ */
+public final class RedisReadySignal implements ReadySignal {
+    private static final Logger log = LoggerFactory.getLogger(RedisReadySignal.class);
+
+    private final String channel;
+    private final String origin = UUID.randomUUID().toString();
+    private final StringRedisTemplate redis;
+    private final ScheduledExecutorService dispatcher;
+    private final RedisMessageListenerContainer container;
+
+    public RedisReadySignal(RedisConnectionFactory factory, String prefix) {
+        this.channel = prefix + ":ready";
+        this.redis = new StringRedisTemplate(factory);
+        this.dispatcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "sdmq-ready-signal");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.container = new RedisMessageListenerContainer();
+        container.setConnectionFactory(factory);
+        container.setTaskExecutor(dispatcher);
+        container.afterPropertiesSet();
+        container.start();
+    }
+
+    @Override
+    public void publish(int bucket, Collection<String> topics) {
+        if (topics.isEmpty()) {
+            return;
+        }
+        redis.convertAndSend(channel, origin + "\n" + bucket + "\n" + String.join("\n", topics));
+    }
+
+    @Override
+    public void subscribe(Listener listener) {
+        container.addMessageListener((message, pattern) -> dispatch(message, listener), new ChannelTopic(channel));
+    }
+
+    @Override
+    public void close() {
+        container.stop();
+        try {
+            container.destroy();
+        } catch (Exception e) {
+            log.warn("closing the ready signal on {} failed: {}", channel, e.toString());
+        } finally {
+            dispatcher.shutdownNow();
+        }
+    }
+
+    private void dispatch(Message message, Listener listener) {
+        String[] lines = new String(message.getBody(), StandardCharsets.UTF_8).split("\n");
+        if (lines.length < 3 || lines[0].equals(origin)) {
+            return;
+        }
+        int bucket = Integer.parseInt(lines[1]);
+        for (int i = 2; i < lines.length; i++) {
+            String topic = lines[i];
+            try {
+                listener.ready(bucket, topic);
+            } catch (RuntimeException e) {
+                log.warn("a ready listener failed for topic {} on {}", topic, channel, e);
+            }
+        }
+    }
+}

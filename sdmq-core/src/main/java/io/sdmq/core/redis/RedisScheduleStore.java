@@ -1,0 +1,155 @@
+package io.sdmq.core.redis;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageStatus;
+import io.sdmq.core.spi.ScheduleStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The schedule in Redis: per bucket a meta hash, a delay zset, a reserved zset and one ready list per topic,
+ * every change one Lua script on one bucket's keys (see {@code lua/*.lua} for each script's contract).
+ */
+public final class RedisScheduleStore implements ScheduleStore {
+    private static final Logger log = LoggerFactory.getLogger(RedisScheduleStore.class);
+
+    private final StringRedisTemplate redis;
+    private final String prefix;
+    private final int buckets;
+    private final String defaultRetryDelays;
+    private final MetaCodec codec = new MetaCodec();
+
+    public RedisScheduleStore(StringRedisTemplate redis, String prefix, int buckets, List<Long> defaultRetryDelays) {
+        this.redis = Objects.requireNonNull(redis, "redis");
+        this.prefix = Objects.requireNonNull(prefix, "prefix");
+        if (buckets < 1) {
+            throw new IllegalArgumentException("buckets must be at least 1, was " + buckets);
+        }
+        if (defaultRetryDelays.isEmpty() || defaultRetryDelays.stream().anyMatch(d -> d == null || d < 0)) {
+            throw new IllegalArgumentException("default retry delays must be one or more non-negative ms");
+        }
+        this.buckets = buckets;
+        this.defaultRetryDelays = defaultRetryDelays.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public int buckets() {
+        return buckets;
+    }
+
+    @Override
+    public String bucketName(int bucket) {
+        return keys(bucket).delay();
+    }
+
+    @Override
+    public boolean push(int bucket, Message message) {
+        BucketKeys keys = keys(bucket);
+        Long head = redis.execute(LuaScripts.PUSH, keys.metaAndDelay(), Long.toString(message.id()),
+                codec.encode(message), Long.toString(message.score()));
+        return Long.valueOf(1).equals(head);
+    }
+
+    @Override
+    public MoveResult moveDue(int bucket, long now, int limit) {
+        BucketKeys keys = keys(bucket);
+        List<Object> reply = redis.execute(LuaScripts.MOVE_DUE, keys.metaAndDelay(), Long.toString(now),
+                Integer.toString(positive(limit, "limit")), keys.readyPrefix());
+        List<String> flat = strings(reply.get(1));
+        List<Moved> moved = new ArrayList<>(flat.size() / 2);
+        for (int i = 0; i < flat.size(); i += 2) {
+            moved.add(new Moved(Long.parseLong(flat.get(i)), flat.get(i + 1)));
+        }
+        log.debug("bucket {}: moved {} due messages, next score {}", bucket, moved.size(), reply.get(0));
+        return new MoveResult(List.copyOf(moved), scoreOrNone(reply.get(0)));
+    }
+
+    @Override
+    public List<Message> pop(int bucket, String topic, int count, long now) {
+        BucketKeys keys = keys(bucket);
+        List<Object> reply = redis.execute(LuaScripts.POP, List.of(keys.meta(), keys.reserved(), keys.ready(topic)),
+                Long.toString(now), Integer.toString(positive(count, "count")));
+        return strings(reply).stream().map(codec::decode).toList();
+    }
+
+    @Override
+    public boolean finish(int bucket, long id) {
+        BucketKeys keys = keys(bucket);
+        Long finished = redis.execute(LuaScripts.FINISH, List.of(keys.meta(), keys.reserved()), Long.toString(id));
+        return Long.valueOf(1).equals(finished);
+    }
+
+    @Override
+    public Optional<MessageStatus> delete(int bucket, long id) {
+        String status = redis.execute(LuaScripts.DELETE, keys(bucket).metaDelayAndReserved(), Long.toString(id));
+        return status == null || status.isEmpty() ? Optional.empty() : Optional.of(MessageStatus.valueOf(status));
+    }
+
+    @Override
+    public RequeueResult requeueExpired(int bucket, long now, int limit) {
+        List<Object> reply = redis.execute(LuaScripts.REQUEUE_EXPIRED, keys(bucket).metaDelayAndReserved(),
+                Long.toString(now), Integer.toString(positive(limit, "limit")), defaultRetryDelays);
+        List<String> flat = strings(reply.get(1));
+        List<Requeued> requeued = new ArrayList<>(flat.size() / 3);
+        for (int i = 0; i < flat.size(); i += 3) {
+            requeued.add(new Requeued(Long.parseLong(flat.get(i)), Integer.parseInt(flat.get(i + 1)),
+                    Long.parseLong(flat.get(i + 2))));
+        }
+        List<Message> dead = strings(reply.get(2)).stream().map(codec::decode).toList();
+        if (!dead.isEmpty()) {
+            log.debug("bucket {}: {} messages exhausted their attempts", bucket, dead.size());
+        }
+        return new RequeueResult(List.copyOf(requeued), dead, scoreOrNone(reply.get(0)));
+    }
+
+    @Override
+    public long readyCount(int bucket, String topic) {
+        Long size = redis.opsForList().size(keys(bucket).ready(topic));
+        return size == null ? 0 : size;
+    }
+
+    @Override
+    public Set<String> readyTopics(int bucket) {
+        BucketKeys keys = keys(bucket);
+        int start = keys.readyPrefix().length();
+        Set<String> topics = new TreeSet<>();
+        ScanOptions options = ScanOptions.scanOptions().match(keys.readyPattern()).count(1_000).build();
+        try (Cursor<String> cursor = redis.scan(options)) {
+            cursor.forEachRemaining(key -> topics.add(key.substring(start)));
+        }
+        return Collections.unmodifiableSet(topics);
+    }
+
+    private BucketKeys keys(int bucket) {
+        return new BucketKeys(prefix, Objects.checkIndex(bucket, buckets));
+    }
+
+    private static int positive(int value, String name) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be at least 1, was " + value);
+        }
+        return value;
+    }
+
+    private static long scoreOrNone(Object score) {
+        String text = (String) score;
+        return text == null || text.isEmpty() ? NONE : Long.parseLong(text);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> strings(Object reply) {
+        return (List<String>) reply;
+    }
+}

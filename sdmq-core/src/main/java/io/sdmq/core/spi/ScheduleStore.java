@@ -1,0 +1,79 @@
+package io.sdmq.core.spi;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageStatus;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The fast schedule: one set of keys per bucket, every change one atomic step on one bucket.
+ * Times are passed in ({@code now}); races are answered with values, never exceptions.
+ */
+public interface ScheduleStore {
+
+    /** A score or deadline meaning "nothing scheduled". */
+    long NONE = Long.MAX_VALUE;
+
+    int buckets();
+
+    /** The name of a bucket as the journal records it (its delay key). */
+    String bucketName(int bucket);
+
+    /**
+     * Adds a message to its bucket unless it is there already (a replay changes nothing).
+     *
+     * @return true when its score is now the earliest of the bucket, so the timer must wake earlier
+     */
+    boolean push(int bucket, Message message);
+
+    /** Moves up to {@code limit} messages with score &lt;= now to their topics' ready lists. */
+    MoveResult moveDue(int bucket, long now, int limit);
+
+    /**
+     * Takes up to {@code count} ready messages of a topic and reserves each until {@code now + ttr};
+     * ids whose message was deleted are skipped. The messages returned carry their attempts after this delivery.
+     */
+    List<Message> pop(int bucket, String topic, int count, long now);
+
+    /** Ends a reservation and forgets the message. False when it was not reserved (unknown, pending, or done). */
+    boolean finish(int bucket, long id);
+
+    /** Forgets a message wherever it is in the bucket; the status it had, or empty when the bucket does not hold it. */
+    Optional<MessageStatus> delete(int bucket, long id);
+
+    /**
+     * Reservations whose deadline is &lt;= now: back to the delay set at {@code now + backoff}, or out of Redis as
+     * dead when their attempts are exhausted.
+     */
+    RequeueResult requeueExpired(int bucket, long now, int limit);
+
+    /** How many ids wait in a topic's ready list of a bucket (deleted ones included until popped). */
+    long readyCount(int bucket, String topic);
+
+    /** The topics that have a ready list in a bucket. */
+    Set<String> readyTopics(int bucket);
+
+    /**
+     * @param moved     what moved, in score order
+     * @param nextScore the earliest score left in the bucket, or {@link #NONE}
+     */
+    record MoveResult(List<Moved> moved, long nextScore) {
+    }
+
+    record Moved(long id, String topic) {
+    }
+
+    /**
+     * @param requeued     back in the delay set
+     * @param dead         attempts exhausted, removed from Redis
+     * @param nextDeadline the earliest reservation deadline left in the bucket, or {@link #NONE}
+     */
+    record RequeueResult(List<Requeued> requeued, List<Message> dead, long nextDeadline) {
+    }
+
+    /** A message back in the delay set, due again at {@code dueTime}. */
+    record Requeued(long id, int attempts, long dueTime) {
+    }
+}

@@ -1,0 +1,24 @@
+-- Takes up to `count` ids from a topic's ready list and reserves each until now + its ttr,
+-- counting the delivery in its meta. Ids whose meta is gone (deleted) are dropped.
+-- KEYS: meta hash, reserved zset, ready list.  ARGV: now, count.
+-- Returns the meta JSON of each reserved message, attempts included, in list order.
+local meta, reserved, ready = KEYS[1], KEYS[2], KEYS[3]
+local now = tonumber(ARGV[1])
+local count = tonumber(ARGV[2])
+local popped = {}
+while #popped < count do
+  local id = redis.call('LPOP', ready)
+  if not id then
+    break
+  end
+  local json = redis.call('HGET', meta, id)
+  if json then
+    local message = cjson.decode(json)
+    message.a = message.a + 1
+    json = cjson.encode(message)
+    redis.call('HSET', meta, id, json)
+    redis.call('ZADD', reserved, string.format('%.0f', now + message.ttr), id)
+    popped[#popped + 1] = json
+  end
+end
+return popped

@@ -1,0 +1,111 @@
+package io.sdmq.core.mysql;
+
+import com.mysql.cj.jdbc.MysqlDataSource;
+import com.zaxxer.hikari.HikariDataSource;
+import io.sdmq.common.Message;
+import io.sdmq.common.Transition;
+import io.sdmq.common.UnavailableException;
+import io.sdmq.core.spi.MessageLog;
+import io.sdmq.core.spi.MessageLogContract;
+import io.sdmq.testing.TestServices;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TimeZone;
+
+import static io.sdmq.common.MessageStatus.DELAY;
+import static io.sdmq.common.MessageStatus.WAIT_PUT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class MybatisMessageLogIT extends MessageLogContract {
+    private static final String HOST = "sdmq-it-host";
+
+    private final List<HikariDataSource> dataSources = new ArrayList<>();
+
+    @Override
+    protected MessageLog newLog() {
+        HikariDataSource dataSource = (HikariDataSource) TestServices.freshDatabase().dataSource();
+        dataSources.add(dataSource);
+        return new MybatisMessageLog(dataSource, HOST);
+    }
+
+    @AfterEach
+    void closeDataSources() {
+        dataSources.forEach(HikariDataSource::close);
+    }
+
+    @Test
+    void times_read_in_plain_sql_are_utc() throws SQLException {
+        TimeZone original = TimeZone.getDefault();
+        try {
+            TimeZone.setDefault(TimeZone.getTimeZone("Asia/Kathmandu"));
+            long created = Instant.parse("2024-03-10T02:30:00.123Z").toEpochMilli();
+            Message m = new Message(nextId(), "order", "o-1", "b", 0, created, created + 1_000, 30_000, 8, null, 0);
+            log.insert(List.of(m));
+
+            assertThat(queryOne("SELECT CONCAT(DATE_FORMAT(create_time, '%Y-%m-%d %H:%i:%s.%f'), ' ',"
+                    + " DATE_FORMAT(due_time, '%H:%i:%s.%f'), ' ', status) FROM sdmq_message WHERE id = " + m.id()))
+                    .isEqualTo("2024-03-10 02:30:00.123000 02:30:01.123000 WAIT_PUT");
+        } finally {
+            TimeZone.setDefault(original);
+        }
+    }
+
+    @Test
+    void log_rows_name_the_host_and_thread_in_plain_sql() throws SQLException {
+        Message m = message("order", "o-1");
+        log.insert(List.of(m));
+        log.apply(List.of(new Transition(m.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET, null, null, "journal-1", "x")));
+
+        assertThat(queryOne("SELECT GROUP_CONCAT(CONCAT_WS('|', COALESCE(from_status, '-'), to_status, host,"
+                + " thread) ORDER BY id SEPARATOR ' ; ') FROM sdmq_message_log WHERE message_id = " + m.id()))
+                .isEqualTo("-|WAIT_PUT|" + HOST + "|" + Thread.currentThread().getName()
+                        + " ; WAIT_PUT|DELAY|" + HOST + "|journal-1");
+    }
+
+    @Test
+    void over_long_free_text_is_cut_to_its_column() {
+        Message m = message("order", "o-1");
+        log.insert(List.of(m));
+        String note = "n".repeat(254) + "😀";
+
+        log.apply(List.of(new Transition(m.id(), WAIT_PUT, DELAY, T0 + 1, "b".repeat(300), null, null,
+                "t".repeat(200), note)));
+
+        Transition logged = log.history(m.id()).get(1);
+        assertThat(logged.bucket()).hasSize(200);
+        assertThat(logged.thread()).hasSize(128);
+        assertThat(logged.note()).isEqualTo("n".repeat(254));
+    }
+
+    @Test
+    void unreachable_database_surfaces_as_unavailable() {
+        MysqlDataSource nowhere = new MysqlDataSource();
+        nowhere.setURL("jdbc:mysql://127.0.0.1:1/sdmq?connectTimeout=500");
+        MessageLog unreachable = new MybatisMessageLog(nowhere, HOST);
+
+        assertThatThrownBy(() -> unreachable.insert(List.of(message("order", "o-1"))))
+                .isInstanceOf(UnavailableException.class).hasMessageContaining("insert 1 messages");
+        assertThatThrownBy(() -> unreachable.find(1L)).isInstanceOf(UnavailableException.class);
+        assertThatThrownBy(() -> unreachable.apply(List.of(Transition.of(1L, WAIT_PUT, DELAY, T0, BUCKET))))
+                .isInstanceOf(UnavailableException.class);
+    }
+
+    private String queryOne(String sql) throws SQLException {
+        DataSource dataSource = dataSources.get(dataSources.size() - 1);
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(sql)) {
+            assertThat(rs.next()).isTrue();
+            return rs.getString(1);
+        }
+    }
+}

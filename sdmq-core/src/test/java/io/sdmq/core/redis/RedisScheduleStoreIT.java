@@ -1,0 +1,122 @@
+package io.sdmq.core.redis;
+
+import io.sdmq.common.Message;
+import io.sdmq.core.spi.ScheduleStore;
+import io.sdmq.core.spi.ScheduleStore.MoveResult;
+import io.sdmq.core.spi.ScheduleStore.Moved;
+import io.sdmq.core.spi.ScheduleStoreContract;
+import io.sdmq.testing.TestServices;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.sdmq.core.spi.MessageBuilder.NOW;
+import static io.sdmq.core.spi.MessageBuilder.aMessage;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RedisScheduleStoreIT extends ScheduleStoreContract {
+    private final StringRedisTemplate redis = TestServices.redisTemplate();
+    private final List<String> prefixes = new ArrayList<>();
+    private String prefix;
+
+    @Override
+    protected ScheduleStore newStore(int buckets) {
+        prefix = TestServices.freshKeyPrefix();
+        prefixes.add(prefix);
+        return new RedisScheduleStore(redis, prefix, buckets, DEFAULT_RETRY_DELAYS);
+    }
+
+    @AfterEach
+    void forgetKeys() {
+        prefixes.forEach(used -> redis.delete(redis.keys(used + "*")));
+    }
+
+    @Test
+    void every_key_of_a_bucket_carries_its_hash_tag() {
+        Message m = aMessage().topic("order").due(NOW).ttr(1_000).build();
+        Message later = aMessage().topic("order").due(NOW + 1_000).build();
+        store.push(3, m);
+        store.push(3, later);
+        store.moveDue(3, NOW, 10);
+        store.pop(3, "order", 1, NOW);
+        store.push(3, aMessage().topic("order").due(NOW).build());
+        store.moveDue(3, NOW, 10);
+
+        assertThat(store.bucketName(3)).isEqualTo(prefix + ":{b3}:delay");
+        assertThat(redis.keys(prefix + ":*")).containsExactlyInAnyOrder(prefix + ":{b3}:meta",
+                prefix + ":{b3}:delay", prefix + ":{b3}:reserved", prefix + ":{b3}:ready:order");
+        assertThat(redis.opsForZSet().score(prefix + ":{b3}:reserved", Long.toString(m.id())))
+                .isEqualTo((double) (NOW + 1_000));
+        assertThat(redis.opsForZSet().score(prefix + ":{b3}:delay", Long.toString(later.id())))
+                .isEqualTo((double) (NOW + 1_000));
+    }
+
+    @Test
+    void meta_is_compact_json_with_the_id_as_a_string() {
+        Message m = aMessage().id(9_007_199_254_740_993L).bizKey("k-1").priority(7).due(NOW + 5).build();
+        store.push(0, m);
+
+        String json = (String) redis.opsForHash().get(prefix + ":{b0}:meta", "9007199254740993");
+
+        assertThat(json).isEqualTo("{\"id\":\"9007199254740993\",\"t\":\"order\",\"k\":\"k-1\","
+                + "\"b\":\"{\\\"orderId\\\":42}\",\"p\":7,\"ct\":" + NOW + ",\"d\":" + (NOW + 5)
+                + ",\"ttr\":30000,\"ma\":8,\"a\":0}");
+        assertThat(redis.opsForZSet().score(prefix + ":{b0}:delay", "9007199254740993"))
+                .isEqualTo((double) (NOW + 12));
+    }
+
+    @Test
+    void move_due_drops_ids_whose_meta_is_gone() {
+        Message lost = aMessage().due(NOW).build();
+        Message kept = aMessage().due(NOW + 1).build();
+        store.push(0, lost);
+        store.push(0, kept);
+        redis.opsForHash().delete(prefix + ":{b0}:meta", Long.toString(lost.id()));
+
+        MoveResult result = store.moveDue(0, NOW + 1, 10);
+
+        assertThat(result).isEqualTo(new MoveResult(List.of(new Moved(kept.id(), "order")), ScheduleStore.NONE));
+        assertThat(redis.opsForList().range(prefix + ":{b0}:ready:order", 0, -1))
+                .containsExactly(Long.toString(kept.id()));
+    }
+
+    @Test
+    void empty_retry_delays_fall_back_to_the_server_default() {
+        Message m = new Message(4_242L, "order", null, "x", 0, NOW, NOW, 1_000, 5, List.of(), 0);
+        store.push(0, m);
+        store.moveDue(0, NOW, 10);
+
+        assertThat(store.pop(0, "order", 1, NOW)).containsExactly(m.withAttempts(1));
+        assertThat(store.requeueExpired(0, NOW + 1_000, 10).requeued())
+                .containsExactly(new ScheduleStore.Requeued(4_242L, 1, NOW + 1_000 + DEFAULT_RETRY_DELAYS.get(0)));
+    }
+
+    @Test
+    void ready_topics_match_the_prefix_literally() {
+        String base = TestServices.freshKeyPrefix();
+        prefixes.add(base);
+        ScheduleStore globbing = new RedisScheduleStore(redis, base + "*", 1, DEFAULT_RETRY_DELAYS);
+        ScheduleStore neighbour = new RedisScheduleStore(redis, base + "x", 1, DEFAULT_RETRY_DELAYS);
+        globbing.push(0, aMessage().topic("mine").due(NOW).build());
+        neighbour.push(0, aMessage().topic("theirs").due(NOW).build());
+        globbing.moveDue(0, NOW, 10);
+        neighbour.moveDue(0, NOW, 10);
+
+        assertThat(globbing.readyTopics(0)).containsExactly("mine");
+        assertThat(neighbour.readyTopics(0)).containsExactly("theirs");
+    }
+
+    @Test
+    void move_due_works_through_a_large_bucket_in_batches() {
+        for (int i = 0; i < 2_500; i++) {
+            store.push(1, aMessage().due(NOW + i).build());
+        }
+
+        assertThat(store.moveDue(1, NOW + 10_000, 1_000).moved()).hasSize(1_000);
+        assertThat(store.moveDue(1, NOW + 10_000, 1_000).nextScore()).isEqualTo(NOW + 2_000);
+        assertThat(store.readyCount(1, "order")).isEqualTo(2_000);
+    }
+}

@@ -1,0 +1,327 @@
+package io.sdmq.core.spi;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.StoredMessage;
+import io.sdmq.common.Transition;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.TimeZone;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.sdmq.common.MessageStatus.DEAD;
+import static io.sdmq.common.MessageStatus.DELAY;
+import static io.sdmq.common.MessageStatus.EXPIRED;
+import static io.sdmq.common.MessageStatus.FINISHED;
+import static io.sdmq.common.MessageStatus.READY;
+import static io.sdmq.common.MessageStatus.RESERVED;
+import static io.sdmq.common.MessageStatus.WAIT_PUT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What every {@link MessageLog} must do; each implementation's test extends this and supplies a fresh log. */
+public abstract class MessageLogContract {
+    protected static final long T0 = 1_700_000_000_123L;
+    protected static final String BUCKET = "sdmq:{b3}:delay";
+    private static final AtomicLong ids = new AtomicLong(7_100_000_000_000_000_000L);
+
+    protected MessageLog log;
+
+    /** A new log over an empty store. */
+    protected abstract MessageLog newLog();
+
+    @BeforeEach
+    void openLog() {
+        log = newLog();
+    }
+
+    @Test
+    void inserted_message_is_wait_put_with_its_first_log_row() {
+        Message keyed = new Message(nextId(), "order", "Bestellung-1 ✓", "{\"emoji\":\"😀\"}", 7, T0, T0 + 5_000,
+                30_000, 8, List.of(0L, 10_000L, 3_600_000L), 0);
+        Message plain = message("order", null);
+
+        assertThat(log.insert(List.of(keyed, plain))).containsExactly(keyed.id(), plain.id());
+
+        assertThat(log.find(keyed.id())).contains(new StoredMessage(keyed, WAIT_PUT, T0));
+        assertThat(log.find(plain.id())).contains(new StoredMessage(plain, WAIT_PUT, T0));
+        assertThat(log.history(keyed.id())).containsExactly(
+                new Transition(keyed.id(), null, WAIT_PUT, T0, null, null, null, currentThread(), null));
+    }
+
+    @Test
+    void duplicate_biz_key_answers_the_existing_id_and_writes_nothing() {
+        Message first = message("order", "o-1");
+        log.insert(List.of(first));
+        Message again = message("order", "o-1");
+        Message otherTopic = message("invoice", "o-1");
+        Message otherCase = message("order", "O-1");
+
+        List<Long> answer = log.insert(List.of(again, otherTopic, otherCase));
+
+        assertThat(answer).containsExactly(first.id(), otherTopic.id(), otherCase.id());
+        assertThat(log.find(again.id())).isEmpty();
+        assertThat(log.history(again.id())).isEmpty();
+        assertThat(log.find(first.id()).orElseThrow().message()).isEqualTo(first);
+        assertThat(log.history(first.id())).hasSize(1);
+        assertThat(log.find(otherTopic.id())).isPresent();
+        assertThat(log.find(otherCase.id())).isPresent();
+    }
+
+    @Test
+    void duplicates_inside_one_batch_keep_the_first() {
+        Message first = message("order", "o-1");
+        Message second = message("order", "o-1");
+        Message noKey = message("order", null);
+        Message noKeyEither = message("order", null);
+        Message third = message("order", "o-1");
+
+        List<Long> answer = log.insert(List.of(first, second, noKey, noKeyEither, third));
+
+        assertThat(answer).containsExactly(first.id(), first.id(), noKey.id(), noKeyEither.id(), first.id());
+        assertThat(log.find(first.id())).isPresent();
+        assertThat(log.find(second.id())).isEmpty();
+        assertThat(log.find(third.id())).isEmpty();
+        assertThat(log.find(noKey.id())).isPresent();
+        assertThat(log.find(noKeyEither.id())).isPresent();
+        assertThat(log.history(first.id())).hasSize(1);
+    }
+
+    @Test
+    void concurrent_duplicate_inserts_yield_one_row() throws Exception {
+        int threads = 8;
+        int keys = 20;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 3; round++) {
+                List<List<Message>> batches = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    batches.add(racingBatch("race-" + round, keys, new Random(31L * round + t)));
+                }
+                List<List<Long>> answers = insertAtOnce(pool, batches);
+                assertOneRowPerKey(batches, answers);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void transitions_move_status_and_are_logged_in_order() {
+        Message m = stored(message("order", "o-1"));
+        Transition delay = Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET);
+        Transition ready = Transition.of(m.id(), DELAY, READY, T0 + 2, BUCKET);
+        Transition reserved = Transition.of(m.id(), READY, RESERVED, T0 + 2, BUCKET).withAttempts(1)
+                .withNote("popped by c-1");
+
+        log.apply(List.of(delay));
+        log.apply(List.of(ready, reserved));
+
+        StoredMessage now = log.find(m.id()).orElseThrow();
+        assertThat(now.status()).isEqualTo(RESERVED);
+        assertThat(now.updateTime()).isEqualTo(T0 + 2);
+        assertThat(log.history(m.id())).containsExactly(
+                new Transition(m.id(), null, WAIT_PUT, T0, null, null, null, currentThread(), null),
+                asLogged(delay), asLogged(ready), asLogged(reserved));
+    }
+
+    @Test
+    void late_transition_does_not_overwrite_a_newer_one() {
+        Message m = stored(message("order", "o-1"));
+        log.apply(List.of(Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 10, BUCKET)));
+        Transition reserved = Transition.of(m.id(), READY, RESERVED, T0 + 30, BUCKET).withAttempts(1);
+        Transition lateReady = Transition.of(m.id(), DELAY, READY, T0 + 20, BUCKET);
+
+        log.apply(List.of(reserved, lateReady));
+        log.apply(List.of(Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 25, BUCKET)));
+
+        StoredMessage now = log.find(m.id()).orElseThrow();
+        assertThat(now.status()).isEqualTo(RESERVED);
+        assertThat(now.updateTime()).isEqualTo(T0 + 30);
+        assertThat(log.history(m.id())).extracting(Transition::to)
+                .containsExactly(WAIT_PUT, DELAY, READY, DELAY, RESERVED);
+    }
+
+    @Test
+    void terminal_status_is_never_left_except_by_requeue() {
+        Message finished = stored(message("order", "finished"));
+        Message dead = stored(message("order", "dead"));
+        Message expired = stored(message("order", "expired"));
+        log.apply(List.of(
+                Transition.of(finished.id(), RESERVED, FINISHED, T0 + 10, BUCKET),
+                Transition.of(dead.id(), RESERVED, DEAD, T0 + 10, BUCKET),
+                Transition.of(expired.id(), WAIT_PUT, EXPIRED, T0 + 10, BUCKET)));
+
+        log.apply(List.of(
+                Transition.of(finished.id(), RESERVED, DELAY, T0 + 20, BUCKET),
+                Transition.of(finished.id(), DEAD, DELAY, T0 + 21, BUCKET),
+                Transition.of(dead.id(), EXPIRED, DELAY, T0 + 20, BUCKET),
+                Transition.of(dead.id(), DEAD, WAIT_PUT, T0 + 5, BUCKET)));
+
+        assertThat(statusAndUpdate(finished)).isEqualTo(FINISHED + "@" + (T0 + 10));
+        assertThat(statusAndUpdate(dead)).isEqualTo(DEAD + "@" + (T0 + 10));
+        assertThat(log.history(finished.id())).hasSize(4);
+
+        log.apply(List.of(
+                Transition.of(dead.id(), DEAD, WAIT_PUT, T0 + 30, BUCKET).withNote("requeued by admin"),
+                Transition.of(expired.id(), EXPIRED, DELAY, T0 + 30, BUCKET).withDueTime(T0 + 90_000)));
+
+        assertThat(statusAndUpdate(dead)).isEqualTo(WAIT_PUT + "@" + (T0 + 30));
+        assertThat(statusAndUpdate(expired)).isEqualTo(DELAY + "@" + (T0 + 30));
+        assertThat(log.find(expired.id()).orElseThrow().message().dueTime()).isEqualTo(T0 + 90_000);
+    }
+
+    @Test
+    void attempts_and_due_time_follow_transitions() {
+        Message m = stored(message("order", "o-1"));
+        long redeliverAt = T0 + 60_000;
+        log.apply(List.of(
+                Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
+                Transition.of(m.id(), DELAY, READY, T0 + 2, BUCKET),
+                Transition.of(m.id(), READY, RESERVED, T0 + 3, BUCKET).withAttempts(1),
+                Transition.of(m.id(), RESERVED, DELAY, T0 + 5, BUCKET).withDueTime(redeliverAt).withNote("nack")));
+
+        Message afterNack = log.find(m.id()).orElseThrow().message();
+        assertThat(afterNack.attempts()).isEqualTo(1);
+        assertThat(afterNack.dueTime()).isEqualTo(redeliverAt);
+
+        log.apply(List.of(
+                Transition.of(m.id(), DELAY, READY, T0 + 6, BUCKET),
+                Transition.of(m.id(), RESERVED, DELAY, T0 + 4, BUCKET).withAttempts(9).withDueTime(T0 + 1)));
+
+        StoredMessage now = log.find(m.id()).orElseThrow();
+        assertThat(now.status()).isEqualTo(READY);
+        assertThat(now.message()).isEqualTo(m.withAttempts(1).withDueTime(redeliverAt));
+    }
+
+    @Test
+    void times_round_trip_to_the_millisecond() {
+        TimeZone original = TimeZone.getDefault();
+        try {
+            TimeZone.setDefault(TimeZone.getTimeZone("America/New_York"));
+            long created = Instant.parse("2024-03-10T02:30:00.999Z").toEpochMilli();
+            long due = Instant.parse("2024-11-03T01:30:00.001Z").toEpochMilli();
+            Message m = new Message(nextId(), "order", null, "b", 0, created, due, 30_000, 8, null, 0);
+            log.insert(List.of(m));
+            log.apply(List.of(Transition.of(m.id(), WAIT_PUT, DELAY, created + 1, BUCKET)));
+
+            TimeZone.setDefault(TimeZone.getTimeZone("Asia/Kathmandu"));
+            StoredMessage stored = log.find(m.id()).orElseThrow();
+            assertThat(stored.message()).isEqualTo(m);
+            assertThat(stored.updateTime()).isEqualTo(created + 1);
+            assertThat(log.history(m.id())).extracting(Transition::changedAt).containsExactly(created, created + 1);
+        } finally {
+            TimeZone.setDefault(original);
+        }
+    }
+
+    @Test
+    void find_unknown_id_is_empty() {
+        stored(message("order", "o-1"));
+
+        assertThat(log.find(nextId())).isEmpty();
+        assertThat(log.history(nextId())).isEmpty();
+    }
+
+    @Test
+    void a_thousand_large_messages_and_transitions_fit_in_one_call() {
+        String body = "é".repeat(20_000);
+        List<Message> messages = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            messages.add(new Message(nextId(), "bulk", "k-" + i, body, 0, T0, T0 + i, 30_000, 8, null, 0));
+        }
+        assertThat(log.insert(messages)).containsExactlyElementsOf(messages.stream().map(Message::id).toList());
+
+        log.apply(messages.stream().map(m -> Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET)).toList());
+
+        for (Message m : List.of(messages.get(0), messages.get(499), messages.get(500), messages.get(999))) {
+            assertThat(log.find(m.id())).contains(new StoredMessage(m, DELAY, T0 + 1));
+        }
+    }
+
+    protected static long nextId() {
+        return ids.incrementAndGet();
+    }
+
+    protected static Message message(String topic, String bizKey) {
+        return new Message(nextId(), topic, bizKey, "body of " + bizKey, 0, T0, T0 + 5_000, 30_000, 8, null, 0);
+    }
+
+    private Message stored(Message m) {
+        assertThat(log.insert(List.of(m))).containsExactly(m.id());
+        return m;
+    }
+
+    private String statusAndUpdate(Message m) {
+        StoredMessage now = log.find(m.id()).orElseThrow();
+        return now.status() + "@" + now.updateTime();
+    }
+
+    private static Transition asLogged(Transition t) {
+        return new Transition(t.messageId(), t.from(), t.to(), t.changedAt(), t.bucket(), null, null, t.thread(),
+                t.note());
+    }
+
+    private static String currentThread() {
+        return Thread.currentThread().getName();
+    }
+
+    private static List<Message> racingBatch(String prefix, int keys, Random random) {
+        List<Message> batch = new ArrayList<>();
+        for (int k = 0; k < keys; k++) {
+            batch.add(message("race", prefix + "-" + k));
+        }
+        Collections.shuffle(batch, random);
+        batch.add(random.nextInt(batch.size()), message("race", null));
+        return batch;
+    }
+
+    private List<List<Long>> insertAtOnce(ExecutorService pool, List<List<Message>> batches) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<List<Long>>> futures = new ArrayList<>();
+        for (List<Message> batch : batches) {
+            futures.add(pool.submit(() -> {
+                start.await();
+                return log.insert(batch);
+            }));
+        }
+        start.countDown();
+        List<List<Long>> answers = new ArrayList<>();
+        for (Future<List<Long>> future : futures) {
+            answers.add(future.get(60, TimeUnit.SECONDS));
+        }
+        return answers;
+    }
+
+    private void assertOneRowPerKey(List<List<Message>> batches, List<List<Long>> answers) {
+        List<Long> keyHolders = new ArrayList<>();
+        for (int t = 0; t < batches.size(); t++) {
+            List<Message> batch = batches.get(t);
+            for (int i = 0; i < batch.size(); i++) {
+                Message m = batch.get(i);
+                long answered = answers.get(t).get(i);
+                if (m.bizKey() == null) {
+                    assertThat(answered).isEqualTo(m.id());
+                    assertThat(log.find(m.id())).isPresent();
+                    continue;
+                }
+                StoredMessage holder = log.find(answered).orElseThrow();
+                assertThat(holder.message().bizKey()).isEqualTo(m.bizKey());
+                assertThat(log.find(m.id()).isPresent()).isEqualTo(answered == m.id());
+                if (answered == m.id()) {
+                    keyHolders.add(answered);
+                }
+            }
+        }
+        assertThat(keyHolders).doesNotHaveDuplicates().hasSize(batches.get(0).size() - 1);
+    }
+}

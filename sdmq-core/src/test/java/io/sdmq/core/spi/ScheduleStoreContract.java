@@ -1,0 +1,356 @@
+package io.sdmq.core.spi;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageStatus;
+import io.sdmq.core.spi.ScheduleStore.Moved;
+import io.sdmq.core.spi.ScheduleStore.MoveResult;
+import io.sdmq.core.spi.ScheduleStore.RequeueResult;
+import io.sdmq.core.spi.ScheduleStore.Requeued;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+
+import static io.sdmq.core.spi.MessageBuilder.NOW;
+import static io.sdmq.core.spi.MessageBuilder.aMessage;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What every {@link ScheduleStore} does. An implementation's test extends this and returns a fresh, empty store
+ * that uses {@link #DEFAULT_RETRY_DELAYS} as its server-default backoff.
+ */
+public abstract class ScheduleStoreContract {
+    protected static final List<Long> DEFAULT_RETRY_DELAYS = List.of(0L, 10_000L, 60_000L);
+    private static final int B = 0;
+
+    protected ScheduleStore store;
+
+    /** A fresh, empty store with {@code buckets} buckets, isolated from every other store. */
+    protected abstract ScheduleStore newStore(int buckets);
+
+    @BeforeEach
+    void freshStore() {
+        store = newStore(4);
+    }
+
+    @Test
+    void a_fresh_store_has_its_buckets_and_nothing_in_them() {
+        assertThat(store.buckets()).isEqualTo(4);
+        assertThat(store.moveDue(B, NOW, 10)).isEqualTo(new MoveResult(List.of(), ScheduleStore.NONE));
+        assertThat(store.requeueExpired(B, NOW, 10)).isEqualTo(new RequeueResult(List.of(), List.of(),
+                ScheduleStore.NONE));
+        assertThat(store.pop(B, "order", 5, NOW)).isEmpty();
+        assertThat(store.readyTopics(B)).isEmpty();
+        assertThat(store.readyCount(B, "order")).isZero();
+    }
+
+    @Test
+    void buckets_have_distinct_names_and_do_not_share_messages() {
+        assertThat(List.of(store.bucketName(0), store.bucketName(1), store.bucketName(2), store.bucketName(3)))
+                .doesNotHaveDuplicates();
+        Message m = aMessage().due(NOW).build();
+        store.push(1, m);
+
+        assertThat(store.moveDue(0, NOW, 10).moved()).isEmpty();
+        assertThat(store.delete(2, m.id())).isEmpty();
+        assertThat(store.moveDue(1, NOW, 10).moved()).containsExactly(new Moved(m.id(), "order"));
+    }
+
+    @Test
+    void pushed_message_is_not_moved_before_it_is_due() {
+        Message m = aMessage().due(NOW + 5_000).build();
+        store.push(B, m);
+
+        assertThat(store.moveDue(B, NOW + 4_999, 10)).isEqualTo(new MoveResult(List.of(), NOW + 5_000));
+        assertThat(store.moveDue(B, NOW + 5_000, 10))
+                .isEqualTo(new MoveResult(List.of(new Moved(m.id(), "order")), ScheduleStore.NONE));
+        assertThat(store.readyCount(B, "order")).isEqualTo(1);
+    }
+
+    @Test
+    void replayed_push_changes_nothing() {
+        Message m = aMessage().due(NOW + 1_000).body("first").build();
+        store.push(B, m);
+
+        boolean head = store.push(B, aMessage().id(m.id()).due(NOW).body("second").build());
+
+        assertThat(head).isFalse();
+        assertThat(store.moveDue(B, NOW + 999, 10).moved()).isEmpty();
+        assertThat(store.moveDue(B, NOW + 1_000, 10).moved()).hasSize(1);
+        assertThat(store.pop(B, "order", 10, NOW + 1_000)).containsExactly(m.withAttempts(1));
+    }
+
+    @Test
+    void push_ahead_of_head_reports_new_head() {
+        assertThat(store.push(B, aMessage().due(NOW + 10_000).build())).isTrue();
+        assertThat(store.push(B, aMessage().due(NOW + 20_000).build())).isFalse();
+        assertThat(store.push(B, aMessage().due(NOW + 5_000).build())).isTrue();
+        assertThat(store.push(1, aMessage().due(NOW + 30_000).build())).isTrue();
+    }
+
+    @Test
+    void move_due_moves_in_score_order_and_reports_next_score() {
+        Message late = aMessage().due(NOW + 300).topic("mail").build();
+        Message early = aMessage().due(NOW + 100).build();
+        Message middle = aMessage().due(NOW + 200).topic("mail").build();
+        Message future = aMessage().due(NOW + 9_000).build();
+        List.of(late, early, middle, future).forEach(m -> store.push(B, m));
+
+        MoveResult result = store.moveDue(B, NOW + 1_000, 10);
+
+        assertThat(result.moved()).containsExactly(new Moved(early.id(), "order"), new Moved(middle.id(), "mail"),
+                new Moved(late.id(), "mail"));
+        assertThat(result.nextScore()).isEqualTo(NOW + 9_000);
+        assertThat(store.readyCount(B, "mail")).isEqualTo(2);
+        assertThat(store.readyCount(B, "order")).isEqualTo(1);
+    }
+
+    @Test
+    void move_due_respects_limit() {
+        Message first = aMessage().due(NOW + 1).build();
+        Message second = aMessage().due(NOW + 2).build();
+        Message third = aMessage().due(NOW + 3).build();
+        List.of(third, first, second).forEach(m -> store.push(B, m));
+
+        MoveResult batch = store.moveDue(B, NOW + 10, 2);
+
+        assertThat(batch.moved()).extracting(Moved::id).containsExactly(first.id(), second.id());
+        assertThat(batch.nextScore()).isEqualTo(NOW + 3);
+        assertThat(store.moveDue(B, NOW + 10, 2).moved()).extracting(Moved::id).containsExactly(third.id());
+    }
+
+    @Test
+    void ready_topics_are_the_topics_with_ready_lists() {
+        store.push(B, aMessage().topic("order").due(NOW).build());
+        store.push(B, aMessage().topic("mail.v2").due(NOW).build());
+        store.push(B, aMessage().topic("later").due(NOW + 1_000).build());
+        store.push(1, aMessage().topic("other-bucket").due(NOW).build());
+        store.moveDue(B, NOW, 10);
+        store.moveDue(1, NOW, 10);
+
+        assertThat(store.readyTopics(B)).containsExactlyInAnyOrder("order", "mail.v2");
+    }
+
+    @Test
+    void pop_reserves_and_counts_attempts() {
+        Message m = aMessage().due(NOW).ttr(5_000).build();
+        store.push(B, m);
+        store.moveDue(B, NOW, 10);
+
+        assertThat(store.pop(B, "order", 1, NOW + 10)).containsExactly(m.withAttempts(1));
+        assertThat(store.pop(B, "order", 1, NOW + 10)).isEmpty();
+        assertThat(store.readyCount(B, "order")).isZero();
+        assertThat(store.requeueExpired(B, NOW + 5_009, 10).nextDeadline()).isEqualTo(NOW + 5_010);
+    }
+
+    @Test
+    void pop_takes_up_to_count_in_ready_order_from_its_topic_only() {
+        Message a = aMessage().due(NOW + 1).build();
+        Message b = aMessage().due(NOW + 2).build();
+        Message c = aMessage().due(NOW + 3).build();
+        Message mail = aMessage().topic("mail").due(NOW).build();
+        List.of(c, mail, a, b).forEach(m -> store.push(B, m));
+        store.moveDue(B, NOW + 10, 10);
+
+        assertThat(store.pop(B, "order", 2, NOW + 10)).extracting(Message::id).containsExactly(a.id(), b.id());
+        assertThat(store.pop(B, "order", 5, NOW + 10)).extracting(Message::id).containsExactly(c.id());
+        assertThat(store.readyCount(B, "mail")).isEqualTo(1);
+    }
+
+    @Test
+    void pop_skips_deleted_ids() {
+        Message deleted = aMessage().due(NOW).build();
+        Message kept = aMessage().due(NOW + 1).build();
+        store.push(B, deleted);
+        store.push(B, kept);
+        store.moveDue(B, NOW + 1, 10);
+        store.delete(B, deleted.id());
+
+        assertThat(store.readyCount(B, "order")).isEqualTo(2);
+        assertThat(store.pop(B, "order", 1, NOW + 1)).containsExactly(kept.withAttempts(1));
+        assertThat(store.readyCount(B, "order")).isZero();
+    }
+
+    @Test
+    void popped_message_keeps_every_field() {
+        Message m = aMessage().id(Long.MAX_VALUE - 1).topic("a.B_c-9").bizKey("order-42/ü").priority(999)
+                .createdAt(NOW - 1).due(NOW).ttr(43_200_000).maxAttempts(100).retryDelays(0L, 2_592_000_000L)
+                .body("{\"q\":\"\\\"/\\\\\n\t€😀\u0001\"} [] {} null").build();
+        store.push(B, m);
+        store.moveDue(B, NOW + 999, 10);
+
+        assertThat(store.pop(B, m.topic(), 1, NOW + 999)).containsExactly(m.withAttempts(1));
+    }
+
+    @Test
+    void message_without_biz_key_or_retry_delays_keeps_them_absent() {
+        Message m = aMessage().bizKey(null).due(NOW).build();
+        store.push(B, m);
+        store.moveDue(B, NOW, 10);
+
+        Message popped = store.pop(B, "order", 1, NOW).get(0);
+
+        assertThat(popped.bizKey()).isNull();
+        assertThat(popped.retryDelays()).isNull();
+        assertThat(popped).isEqualTo(m.withAttempts(1));
+    }
+
+    @Test
+    void finish_only_ends_reservations() {
+        Message delayed = aMessage().due(NOW + 1_000).build();
+        Message ready = aMessage().due(NOW).build();
+        store.push(B, delayed);
+        store.push(B, ready);
+        store.moveDue(B, NOW, 10);
+
+        assertThat(store.finish(B, delayed.id())).isFalse();
+        assertThat(store.finish(B, ready.id())).isFalse();
+        assertThat(store.finish(B, 12_345L)).isFalse();
+        store.pop(B, "order", 1, NOW);
+        assertThat(store.finish(B, ready.id())).isTrue();
+        assertThat(store.finish(B, ready.id())).isFalse();
+        assertThat(store.delete(B, ready.id())).isEmpty();
+        assertThat(store.delete(B, delayed.id())).contains(MessageStatus.DELAY);
+    }
+
+    @Test
+    void finished_message_is_never_requeued() {
+        Message m = aMessage().due(NOW).ttr(1_000).build();
+        store.push(B, m);
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "order", 1, NOW);
+        store.finish(B, m.id());
+
+        assertThat(store.requeueExpired(B, NOW + 60_000, 10))
+                .isEqualTo(new RequeueResult(List.of(), List.of(), ScheduleStore.NONE));
+        assertThat(store.moveDue(B, NOW + 600_000, 10).moved()).isEmpty();
+    }
+
+    @Test
+    void delete_reports_where_the_message_was() {
+        Message delayed = aMessage().due(NOW + 1_000).build();
+        Message ready = aMessage().due(NOW).build();
+        Message reserved = aMessage().due(NOW).topic("mail").build();
+        List.of(delayed, ready, reserved).forEach(m -> store.push(B, m));
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "mail", 1, NOW);
+
+        assertThat(store.delete(B, delayed.id())).contains(MessageStatus.DELAY);
+        assertThat(store.delete(B, ready.id())).contains(MessageStatus.READY);
+        assertThat(store.delete(B, reserved.id())).contains(MessageStatus.RESERVED);
+        assertThat(store.delete(B, reserved.id())).isEmpty();
+        assertThat(store.delete(B, 999L)).isEqualTo(Optional.empty());
+    }
+
+    @Test
+    void deleted_messages_are_neither_moved_nor_requeued() {
+        Message delayed = aMessage().due(NOW + 1_000).build();
+        Message reserved = aMessage().due(NOW).ttr(1_000).build();
+        store.push(B, delayed);
+        store.push(B, reserved);
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "order", 1, NOW);
+        store.delete(B, delayed.id());
+        store.delete(B, reserved.id());
+
+        assertThat(store.moveDue(B, NOW + 10_000, 10)).isEqualTo(new MoveResult(List.of(), ScheduleStore.NONE));
+        assertThat(store.requeueExpired(B, NOW + 10_000, 10).requeued()).isEmpty();
+    }
+
+    @Test
+    void expired_reservation_is_requeued_with_backoff() {
+        Message m = aMessage().due(NOW).ttr(2_000).retryDelays(1_000L, 5_000L).build();
+        store.push(B, m);
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "order", 1, NOW);
+
+        assertThat(store.requeueExpired(B, NOW + 1_999, 10))
+                .isEqualTo(new RequeueResult(List.of(), List.of(), NOW + 2_000));
+        assertThat(store.requeueExpired(B, NOW + 2_000, 10))
+                .isEqualTo(new RequeueResult(List.of(new Requeued(m.id(), 1, NOW + 3_000)), List.of(),
+                        ScheduleStore.NONE));
+        assertThat(store.finish(B, m.id())).isFalse();
+        assertThat(store.moveDue(B, NOW + 2_999, 10).nextScore()).isEqualTo(NOW + 3_000);
+        assertThat(store.moveDue(B, NOW + 3_000, 10).moved()).containsExactly(new Moved(m.id(), "order"));
+        assertThat(store.pop(B, "order", 1, NOW + 3_000))
+                .containsExactly(m.withDueTime(NOW + 3_000).withAttempts(2));
+    }
+
+    @Test
+    void backoff_follows_the_delivery_count_and_stays_at_the_last_delay() {
+        Message m = aMessage().due(NOW).ttr(1_000).maxAttempts(10).retryDelays(100L, 200L).build();
+        store.push(B, m);
+        long now = NOW;
+        for (long expected : List.of(100L, 200L, 200L, 200L)) {
+            store.moveDue(B, now, 10);
+            assertThat(store.pop(B, "order", 1, now)).hasSize(1);
+            now += 1_000;
+            Requeued requeued = store.requeueExpired(B, now, 10).requeued().get(0);
+            assertThat(requeued.dueTime()).isEqualTo(now + expected);
+            now = requeued.dueTime();
+        }
+    }
+
+    @Test
+    void server_default_backoff_applies_when_the_message_has_none() {
+        Message m = aMessage().due(NOW).ttr(1_000).build();
+        store.push(B, m);
+        long now = NOW;
+        for (int delivery = 1; delivery <= 4; delivery++) {
+            store.moveDue(B, now, 10);
+            store.pop(B, "order", 1, now);
+            now += 1_000;
+            Requeued requeued = store.requeueExpired(B, now, 10).requeued().get(0);
+            long expected = DEFAULT_RETRY_DELAYS.get(Math.min(delivery, DEFAULT_RETRY_DELAYS.size()) - 1);
+            assertThat(requeued).isEqualTo(new Requeued(m.id(), delivery, now + expected));
+            now = requeued.dueTime();
+        }
+    }
+
+    @Test
+    void exhausted_attempts_come_out_dead() {
+        Message m = aMessage().due(NOW).ttr(1_000).maxAttempts(2).retryDelays(0L).build();
+        store.push(B, m);
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "order", 1, NOW);
+        assertThat(store.requeueExpired(B, NOW + 1_000, 10).requeued()).hasSize(1);
+        store.moveDue(B, NOW + 1_000, 10);
+        store.pop(B, "order", 1, NOW + 1_000);
+
+        RequeueResult result = store.requeueExpired(B, NOW + 2_000, 10);
+
+        assertThat(result).isEqualTo(new RequeueResult(List.of(),
+                List.of(m.withDueTime(NOW + 1_000).withAttempts(2)), ScheduleStore.NONE));
+        assertThat(store.delete(B, m.id())).isEmpty();
+        assertThat(store.moveDue(B, NOW + 100_000, 10).moved()).isEmpty();
+    }
+
+    @Test
+    void requeue_respects_limit_and_takes_the_earliest_deadlines() {
+        Message shortTtr = aMessage().due(NOW).ttr(1_000).build();
+        Message midTtr = aMessage().due(NOW).ttr(2_000).build();
+        Message longTtr = aMessage().due(NOW).ttr(3_000).build();
+        List.of(shortTtr, midTtr, longTtr).forEach(m -> store.push(B, m));
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "order", 3, NOW);
+
+        RequeueResult result = store.requeueExpired(B, NOW + 5_000, 2);
+
+        assertThat(result.requeued()).extracting(Requeued::id).containsExactly(shortTtr.id(), midTtr.id());
+        assertThat(result.nextDeadline()).isEqualTo(NOW + 3_000);
+    }
+
+    @Test
+    void priority_orders_messages_due_together() {
+        Message low = aMessage().due(NOW).priority(5).build();
+        Message first = aMessage().due(NOW).priority(0).build();
+        Message mid = aMessage().due(NOW).priority(3).build();
+        List.of(low, first, mid).forEach(m -> store.push(B, m));
+
+        assertThat(store.moveDue(B, NOW + 3, 10).moved()).extracting(Moved::id).containsExactly(first.id(), mid.id());
+        store.moveDue(B, NOW + 5, 10);
+        assertThat(store.pop(B, "order", 3, NOW + 5)).extracting(Message::id)
+                .containsExactly(first.id(), mid.id(), low.id());
+    }
+}

@@ -1,0 +1,172 @@
+package io.sdmq.testing;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.sdmq.embedded.EmbeddedMariaDb;
+import io.sdmq.embedded.EmbeddedRedis;
+import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.mariadb.MariaDBContainer;
+
+import javax.sql.DataSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Finds Redis and MariaDB/MySQL for tests, in this order: {@code SDMQ_TEST_REDIS_URL} / {@code SDMQ_TEST_JDBC_URL}
+ * (+ {@code _USER}, {@code _PASSWORD}) from the environment; Testcontainers when a Docker engine answers; embedded
+ * servers otherwise. Every test isolates itself with a fresh database and a fresh Redis key prefix.
+ */
+public final class TestServices {
+    private static final Logger log = LoggerFactory.getLogger(TestServices.class);
+    private static final String DB_PARAMS = "?connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true"
+            + "&rewriteBatchedStatements=true&allowPublicKeyRetrieval=true&useSSL=false";
+    private static final List<String> createdDatabases = new CopyOnWriteArrayList<>();
+
+    private static String redisUrl;
+    private static String[] jdbcServer;
+    private static LettuceConnectionFactory redisFactory;
+    private static StringRedisTemplate redisTemplate;
+
+    private TestServices() {
+    }
+
+    /** A JDBC server URL without database, with its user and password. */
+    public record TestDatabase(String jdbcUrl, String user, String password) {
+        public DataSource dataSource() {
+            HikariConfig config = new HikariConfig();
+            config.setJdbcUrl(jdbcUrl);
+            config.setUsername(user);
+            config.setPassword(password);
+            config.setMaximumPoolSize(8);
+            return new HikariDataSource(config);
+        }
+    }
+
+    public static synchronized String redisUrl() {
+        if (redisUrl == null) {
+            redisUrl = System.getenv("SDMQ_TEST_REDIS_URL");
+            if (redisUrl == null && dockerAnswers()) {
+                GenericContainer<?> redis = new GenericContainer<>("redis:7-alpine").withExposedPorts(6379);
+                redis.start();
+                redisUrl = "redis://" + redis.getHost() + ":" + redis.getMappedPort(6379);
+            } else if (redisUrl == null) {
+                EmbeddedRedis redis = EmbeddedRedis.start(scratch("redis"), 0, false);
+                Runtime.getRuntime().addShutdownHook(new Thread(redis::close));
+                redisUrl = redis.url();
+            }
+            log.info("tests use Redis at {}", redisUrl);
+        }
+        return redisUrl;
+    }
+
+    /** A key prefix no other test uses. */
+    public static String freshKeyPrefix() {
+        return "t" + UUID.randomUUID().toString().substring(0, 12);
+    }
+
+    public static synchronized RedisConnectionFactory redisConnectionFactory() {
+        if (redisFactory == null) {
+            redisFactory = new LettuceConnectionFactory(LettuceConnectionFactory.createRedisConfiguration(redisUrl()));
+            redisFactory.afterPropertiesSet();
+            redisFactory.start();
+        }
+        return redisFactory;
+    }
+
+    public static synchronized StringRedisTemplate redisTemplate() {
+        if (redisTemplate == null) {
+            redisTemplate = new StringRedisTemplate(redisConnectionFactory());
+        }
+        return redisTemplate;
+    }
+
+    /** A new empty database migrated by Flyway; dropped when the JVM exits. */
+    public static TestDatabase freshDatabase() {
+        String[] server = jdbcServer();
+        String name = "sdmq_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        execute(server, "CREATE DATABASE " + name + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+        createdDatabases.add(name);
+        TestDatabase db = new TestDatabase(server[0] + name + DB_PARAMS, server[1], server[2]);
+        HikariDataSource migrator = (HikariDataSource) db.dataSource();
+        try (migrator) {
+            Flyway.configure().dataSource(migrator).locations("classpath:db/migration").load().migrate();
+        }
+        return db;
+    }
+
+    private static synchronized String[] jdbcServer() {
+        if (jdbcServer == null) {
+            String url = System.getenv("SDMQ_TEST_JDBC_URL");
+            if (url != null) {
+                jdbcServer = new String[] {url.endsWith("/") ? url : url + "/", env("SDMQ_TEST_JDBC_USER", "root"),
+                        env("SDMQ_TEST_JDBC_PASSWORD", "")};
+            } else if (dockerAnswers()) {
+                MariaDBContainer db = new MariaDBContainer("mariadb:11.4").withUsername("root").withPassword("sdmq");
+                db.start();
+                jdbcServer = new String[] {"jdbc:mysql://" + db.getHost() + ":" + db.getMappedPort(3306) + "/",
+                        "root", "sdmq"};
+            } else {
+                EmbeddedMariaDb db = EmbeddedMariaDb.start(scratch("mariadb"), 0);
+                Runtime.getRuntime().addShutdownHook(new Thread(db::close));
+                jdbcServer = new String[] {db.serverUrl(), "root", ""};
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(TestServices::dropCreatedDatabases));
+            log.info("tests use MariaDB/MySQL at {}", jdbcServer[0]);
+        }
+        return jdbcServer;
+    }
+
+    private static void dropCreatedDatabases() {
+        for (String name : createdDatabases) {
+            try {
+                execute(jdbcServer, "DROP DATABASE IF EXISTS " + name);
+            } catch (IllegalStateException e) {
+                log.warn("could not drop test database {}: {}", name, e.getMessage());
+            }
+        }
+    }
+
+    private static void execute(String[] server, String sql) {
+        try (Connection c = DriverManager.getConnection(server[0] + DB_PARAMS, server[1], server[2]);
+             Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not run '" + sql + "' on " + server[0], e);
+        }
+    }
+
+    private static boolean dockerAnswers() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static Path scratch(String name) {
+        try {
+            return Files.createTempDirectory("sdmq-test-" + name);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("no temp directory", e);
+        }
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null ? fallback : value;
+    }
+}
