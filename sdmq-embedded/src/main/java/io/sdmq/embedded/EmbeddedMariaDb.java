@@ -34,7 +34,8 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                     .setTmpDir(base.resolve("tmp").toString())
                     // only dirs under java.io.tmpdir are ever deleted; this also frees the 350 MB of binaries
                     .setDeletingTemporaryBaseAndDataDirsOnShutdown(true)
-                    .addArg("--bind-address=127.0.0.1");
+                    .addArg("--bind-address=127.0.0.1")
+                    .addArg("--character-set-server=utf8mb4");
             if ("root".equals(System.getProperty("user.name"))) {
                 // mariadbd refuses to run as root unless told to
                 config.addArg("--user=root");

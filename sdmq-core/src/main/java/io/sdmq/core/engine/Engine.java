@@ -142,7 +142,12 @@ public final class Engine implements DelayQueue, AutoCloseable {
         return Buckets.of(id, store.buckets());
     }
 
-    /** Runs the scheduler and the reaper once at the clock's time, then writes the journal: for step-wise tests. */
+    /** Starts without the scheduler and reaper loops; tests call {@link #runOnce()} instead. */
+    void startManual() {
+        workers.startManual();
+    }
+
+    /** Runs the scheduler and the reaper once at the clock's time: for step-wise tests. */
     void runOnce() {
         workers.runOnce();
     }

@@ -110,8 +110,7 @@ final class JournalWriter implements Runnable {
         flushRemaining();
     }
 
-    /** Writes what is queued now, on the calling thread; for shutdown and for tests. */
-    void flushRemaining() {
+    private void flushRemaining() {
         List<Write> drained = new ArrayList<>();
         while (queue.drainTo(drained, batch) > 0) {
             writeAll(drained);

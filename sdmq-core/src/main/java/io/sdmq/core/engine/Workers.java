@@ -59,15 +59,20 @@ final class Workers {
     }
 
     void start() {
-        journalThread = daemon("sdmq-journal").newThread(journal);
-        journalThread.start();
-        signal.subscribe(consumers::ready);
-        findReadyTopics();
+        startManual();
         schedulerLoop.start();
         reaperLoop.start();
         long sweepMs = settings.readySweep().toMillis();
         timer.scheduleWithFixedDelay(this::sweep, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
         log.info("engine started: {} buckets, host {}", store.buckets(), settings.host());
+    }
+
+    /** Starts what answers callers (journal, signal, pops) but no loop: tests drive those with {@link #runOnce}. */
+    void startManual() {
+        journalThread = daemon("sdmq-journal").newThread(journal);
+        journalThread.start();
+        signal.subscribe(consumers::ready);
+        findReadyTopics();
     }
 
     void stop() {
@@ -101,7 +106,6 @@ final class Workers {
         long now = clock.millis();
         scheduler.runOnce(now);
         reaper.runOnce(now);
-        journal.flushRemaining();
     }
 
     private void ready(int bucket, Set<String> topics) {

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -36,9 +37,12 @@ public final class MybatisMessageLog implements MessageLog {
     private static final int ER_DUP_ENTRY = 1062;
     private static final int ER_LOCK_DEADLOCK = 1213;
     private static final int MAX_TRIES = 3;
-    /** Unique keys are always locked in this order, so concurrent inserters rarely deadlock. */
+    /**
+     * Rows are inserted in the unique index's order (NULL keys first), so concurrent inserters take their locks
+     * in one order and seldom deadlock.
+     */
     private static final Comparator<Message> BY_KEY = Comparator.comparing(Message::topic)
-            .thenComparing(Message::bizKey, Comparator.nullsLast(Comparator.naturalOrder()));
+            .thenComparing(Message::bizKey, Comparator.nullsFirst(Comparator.naturalOrder()));
 
     private final SqlSessionFactory sessions;
     private final String host;
@@ -185,6 +189,7 @@ public final class MybatisMessageLog implements MessageLog {
         configuration.setArgNameBasedConstructorAutoMapping(true);
         configuration.setLocalCacheScope(LocalCacheScope.STATEMENT);
         configuration.setCacheEnabled(false);
+        configuration.getTypeHandlerRegistry().register(LocalDateTime.class, new UtcDateTimeTypeHandler());
         configuration.addMapper(MessageMapper.class);
         return configuration;
     }

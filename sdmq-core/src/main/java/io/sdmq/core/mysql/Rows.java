@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Converts between the model and rows. Times travel as UTC {@link LocalDateTime}, which the driver writes to
- * DATETIME(3) as it is, so neither the JVM's nor the session's time zone can shift them.
+ * Converts between the model and rows. Times travel as UTC {@link LocalDateTime}, which reaches DATETIME(3) as it
+ * is (see {@link UtcDateTimeTypeHandler}), so neither the JVM's nor the session's time zone can shift them.
  */
 final class Rows {
     static final int BUCKET_LENGTH = 200;

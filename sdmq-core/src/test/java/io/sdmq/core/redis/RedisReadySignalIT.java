@@ -4,15 +4,11 @@ import io.sdmq.testing.TestServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,69 +29,78 @@ class RedisReadySignalIT {
     }
 
     @Test
-    void every_instance_hears_each_published_topic_once() {
+    void other_instances_hear_each_topic_with_its_bucket_and_the_sender_does_not() throws InterruptedException {
         RedisReadySignal publisher = signal(prefix);
         RedisReadySignal other = signal(prefix);
-        Queue<String> heardHere = subscribe(publisher);
-        Queue<String> heardThere = subscribe(other);
+        RedisReadySignal third = signal(prefix);
+        Queue<String> heardBySender = subscribe(publisher);
+        Queue<String> heardByOther = subscribe(other);
+        Queue<String> heardByThird = subscribe(third);
+        Thread.sleep(200);
 
-        publisher.publish(List.of("order", "mail"));
+        publisher.publish(7, List.of("order", "mail"));
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-            assertThat(heardHere).containsExactly("order", "mail");
-            assertThat(heardThere).containsExactly("order", "mail");
+            assertThat(heardByOther).containsExactly("7/order", "7/mail");
+            assertThat(heardByThird).containsExactly("7/order", "7/mail");
         });
-        await().during(Duration.ofMillis(300)).untilAsserted(() -> assertThat(heardThere).hasSize(2));
+        await().during(Duration.ofMillis(300)).untilAsserted(() -> {
+            assertThat(heardByOther).hasSize(2);
+            assertThat(heardBySender).isEmpty();
+        });
     }
 
     @Test
-    void one_publish_is_one_message_on_the_channel() {
-        RedisReadySignal signal = signal(prefix);
-        Queue<String> raw = rawMessages(prefix + ":ready");
+    void an_empty_publish_sends_nothing() throws InterruptedException {
+        RedisReadySignal publisher = signal(prefix);
+        Queue<String> heard = subscribe(signal(prefix));
+        Thread.sleep(200);
 
-        signal.publish(List.of());
-        signal.publish(Set.of("order"));
-        signal.publish(List.of("a", "b", "c"));
+        publisher.publish(1, List.of());
+        publisher.publish(2, List.of("order"));
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(raw).containsExactly("order", "a\nb\nc"));
-        await().during(Duration.ofMillis(300)).untilAsserted(() -> assertThat(raw).hasSize(2));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(heard).containsExactly("2/order"));
     }
 
     @Test
-    void signals_of_another_prefix_are_not_heard() {
-        RedisReadySignal mine = signal(prefix);
+    void signals_of_another_prefix_are_not_heard() throws InterruptedException {
         RedisReadySignal foreign = signal(TestServices.freshKeyPrefix());
-        Queue<String> heard = subscribe(mine);
+        Queue<String> heard = subscribe(signal(prefix));
+        Thread.sleep(200);
 
-        foreign.publish(List.of("order"));
+        foreign.publish(0, List.of("order"));
 
         await().during(QUIET).atMost(QUIET.plusSeconds(1)).untilAsserted(() -> assertThat(heard).isEmpty());
     }
 
     @Test
-    void a_failing_listener_does_not_stop_the_others() {
-        RedisReadySignal signal = signal(prefix);
-        signal.subscribe(topic -> {
+    void a_failing_listener_does_not_stop_the_others() throws InterruptedException {
+        RedisReadySignal publisher = signal(prefix);
+        RedisReadySignal listener = signal(prefix);
+        listener.subscribe((bucket, topic) -> {
             throw new IllegalStateException("listener broke on " + topic);
         });
-        Queue<String> heard = subscribe(signal);
+        Queue<String> heard = subscribe(listener);
+        Thread.sleep(200);
 
-        signal.publish(List.of("order", "mail"));
+        publisher.publish(3, List.of("order", "mail"));
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(heard).containsExactly("order", "mail"));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(heard).containsExactly("3/order", "3/mail"));
     }
 
     @Test
-    void a_closed_signal_hears_nothing_more() {
+    void a_closed_signal_hears_nothing_more() throws InterruptedException {
+        RedisReadySignal publisher = signal(prefix);
         RedisReadySignal closed = signal(prefix);
         RedisReadySignal open = signal(prefix);
         Queue<String> heardByClosed = subscribe(closed);
         Queue<String> heardByOpen = subscribe(open);
+        Thread.sleep(200);
         closed.close();
 
-        open.publish(List.of("order"));
+        publisher.publish(0, List.of("order"));
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(heardByOpen).containsExactly("order"));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(heardByOpen).containsExactly("0/order"));
         await().during(QUIET).atMost(QUIET.plusSeconds(1)).untilAsserted(() -> assertThat(heardByClosed).isEmpty());
     }
 
@@ -107,19 +112,7 @@ class RedisReadySignalIT {
 
     private static Queue<String> subscribe(RedisReadySignal signal) {
         Queue<String> heard = new ConcurrentLinkedQueue<>();
-        signal.subscribe(heard::add);
+        signal.subscribe((bucket, topic) -> heard.add(bucket + "/" + topic));
         return heard;
-    }
-
-    private Queue<String> rawMessages(String channel) {
-        Queue<String> raw = new ConcurrentLinkedQueue<>();
-        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-        container.setConnectionFactory(factory);
-        container.afterPropertiesSet();
-        container.start();
-        container.addMessageListener((message, pattern) -> raw.add(new String(message.getBody(),
-                StandardCharsets.UTF_8)), new ChannelTopic(channel));
-        opened.add(container::destroy);
-        return raw;
     }
 }

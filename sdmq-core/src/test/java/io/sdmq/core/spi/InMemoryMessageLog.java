@@ -1,0 +1,78 @@
+package io.sdmq.core.spi;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageStatus;
+import io.sdmq.common.StoredMessage;
+import io.sdmq.common.Transition;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The message log in memory, for engine unit tests; held to the same contract as the MySQL one (the log keeps no attempts or due times). */
+public final class InMemoryMessageLog implements MessageLog {
+    private final Map<Long, StoredMessage> rows = new HashMap<>();
+    private final Map<String, Long> keys = new HashMap<>();
+    private final List<Transition> log = new ArrayList<>();
+
+    @Override
+    public synchronized List<Long> insert(List<Message> messages) {
+        List<Long> holders = new ArrayList<>();
+        for (Message m : messages) {
+            String key = m.bizKey() == null ? null : m.topic() + "\u0000" + m.bizKey();
+            Long taken = key == null ? null : keys.get(key);
+            if (taken != null) {
+                holders.add(taken);
+                continue;
+            }
+            if (key != null) {
+                keys.put(key, m.id());
+            }
+            rows.put(m.id(), new StoredMessage(m, MessageStatus.WAIT_PUT, m.createTime()));
+            log.add(new Transition(m.id(), null, MessageStatus.WAIT_PUT, m.createTime(), null, null, null,
+                    Thread.currentThread().getName(), null));
+            holders.add(m.id());
+        }
+        return holders;
+    }
+
+    @Override
+    public synchronized void apply(List<Transition> transitions) {
+        for (Transition t : transitions) {
+            log.add(new Transition(t.messageId(), t.from(), t.to(), t.changedAt(), t.bucket(), null, null, t.thread(),
+                    t.note()));
+            StoredMessage row = rows.get(t.messageId());
+            if (row == null || !moves(row, t)) {
+                continue;
+            }
+            Message m = row.message();
+            if (t.attempts() != null) {
+                m = m.withAttempts(t.attempts());
+            }
+            if (t.dueTime() != null) {
+                m = m.withDueTime(t.dueTime());
+            }
+            rows.put(m.id(), new StoredMessage(m, t.to(), t.changedAt()));
+        }
+    }
+
+    private static boolean moves(StoredMessage row, Transition t) {
+        boolean requeue = (t.from() == MessageStatus.DEAD || t.from() == MessageStatus.EXPIRED)
+                && row.status() == t.from();
+        return (requeue || !row.status().isTerminal()) && row.updateTime() <= t.changedAt();
+    }
+
+    @Override
+    public synchronized Optional<StoredMessage> find(long id) {
+        return Optional.ofNullable(rows.get(id));
+    }
+
+    @Override
+    public synchronized List<Transition> history(long id) {
+        return log.stream().filter(t -> t.messageId() == id)
+                .sorted(Comparator.comparingLong(Transition::changedAt)).toList();
+    }
+}

@@ -1,0 +1,173 @@
+package io.sdmq.core.spi;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageStatus;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** The schedule store in memory, for engine unit tests; held to the same contract as the Redis one. */
+public final class InMemoryScheduleStore implements ScheduleStore {
+    private final Bucket[] buckets;
+    private final List<Long> defaultRetryDelays;
+
+    public InMemoryScheduleStore(int buckets, List<Long> defaultRetryDelays) {
+        this.buckets = new Bucket[buckets];
+        for (int b = 0; b < buckets; b++) {
+            this.buckets[b] = new Bucket();
+        }
+        this.defaultRetryDelays = List.copyOf(defaultRetryDelays);
+    }
+
+    private record Entry(long id, long time) {
+        static final Comparator<Entry> ORDER =
+                Comparator.comparingLong(Entry::time).thenComparing(e -> Long.toString(e.id()));
+    }
+
+    private static final class Bucket {
+        final Map<Long, Message> meta = new HashMap<>();
+        final TreeSet<Entry> delay = new TreeSet<>(Entry.ORDER);
+        final Map<Long, Entry> delayById = new HashMap<>();
+        final TreeSet<Entry> reserved = new TreeSet<>(Entry.ORDER);
+        final Map<Long, Entry> reservedById = new HashMap<>();
+        final Map<String, Deque<Long>> ready = new HashMap<>();
+
+        void add(TreeSet<Entry> set, Map<Long, Entry> index, long id, long time) {
+            Entry entry = new Entry(id, time);
+            set.add(entry);
+            index.put(id, entry);
+        }
+
+        boolean remove(TreeSet<Entry> set, Map<Long, Entry> index, long id) {
+            Entry entry = index.remove(id);
+            return entry != null && set.remove(entry);
+        }
+    }
+
+    @Override
+    public int buckets() {
+        return buckets.length;
+    }
+
+    @Override
+    public String bucketName(int bucket) {
+        return "mem:{b" + bucket + "}:delay";
+    }
+
+    @Override
+    public synchronized boolean push(int bucket, Message message) {
+        Bucket b = buckets[bucket];
+        if (b.meta.containsKey(message.id())) {
+            return false;
+        }
+        b.meta.put(message.id(), message);
+        b.add(b.delay, b.delayById, message.id(), message.score());
+        return b.delay.first().id() == message.id();
+    }
+
+    @Override
+    public synchronized MoveResult moveDue(int bucket, long now, int limit) {
+        Bucket b = buckets[bucket];
+        List<Moved> moved = new ArrayList<>();
+        while (!b.delay.isEmpty() && b.delay.first().time() <= now && moved.size() < limit) {
+            long id = b.delay.first().id();
+            b.remove(b.delay, b.delayById, id);
+            Message m = b.meta.get(id);
+            if (m != null) {
+                b.ready.computeIfAbsent(m.topic(), t -> new ArrayDeque<>()).addLast(id);
+                moved.add(new Moved(id, m.topic()));
+            }
+        }
+        return new MoveResult(moved, b.delay.isEmpty() ? NONE : b.delay.first().time());
+    }
+
+    @Override
+    public synchronized List<Message> pop(int bucket, String topic, int count, long now) {
+        Bucket b = buckets[bucket];
+        Deque<Long> ready = b.ready.getOrDefault(topic, new ArrayDeque<>());
+        List<Message> popped = new ArrayList<>();
+        while (popped.size() < count && !ready.isEmpty()) {
+            long id = ready.pollFirst();
+            Message m = b.meta.get(id);
+            if (m != null) {
+                Message delivered = m.withAttempts(m.attempts() + 1);
+                b.meta.put(id, delivered);
+                b.add(b.reserved, b.reservedById, id, now + m.ttrMs());
+                popped.add(delivered);
+            }
+        }
+        return popped;
+    }
+
+    @Override
+    public synchronized boolean finish(int bucket, long id) {
+        Bucket b = buckets[bucket];
+        if (!b.remove(b.reserved, b.reservedById, id)) {
+            return false;
+        }
+        b.meta.remove(id);
+        return true;
+    }
+
+    @Override
+    public synchronized Optional<MessageStatus> delete(int bucket, long id) {
+        Bucket b = buckets[bucket];
+        if (b.meta.remove(id) == null) {
+            return Optional.empty();
+        }
+        if (b.remove(b.delay, b.delayById, id)) {
+            return Optional.of(MessageStatus.DELAY);
+        }
+        return Optional.of(b.remove(b.reserved, b.reservedById, id) ? MessageStatus.RESERVED : MessageStatus.READY);
+    }
+
+    @Override
+    public synchronized RequeueResult requeueExpired(int bucket, long now, int limit) {
+        Bucket b = buckets[bucket];
+        List<Requeued> requeued = new ArrayList<>();
+        List<Message> dead = new ArrayList<>();
+        while (!b.reserved.isEmpty() && b.reserved.first().time() <= now && requeued.size() + dead.size() < limit) {
+            long id = b.reserved.first().id();
+            b.remove(b.reserved, b.reservedById, id);
+            Message m = b.meta.get(id);
+            if (m == null) {
+                continue;
+            }
+            if (m.attempts() >= m.maxAttempts()) {
+                b.meta.remove(id);
+                dead.add(m);
+                continue;
+            }
+            List<Long> delays = m.retryDelays() == null ? defaultRetryDelays : m.retryDelays();
+            long due = now + delays.get(Math.min(m.attempts(), delays.size()) - 1);
+            b.meta.put(id, m.withDueTime(due));
+            b.add(b.delay, b.delayById, id, due);
+            requeued.add(new Requeued(id, m.attempts(), due));
+        }
+        return new RequeueResult(requeued, dead, b.reserved.isEmpty() ? NONE : b.reserved.first().time());
+    }
+
+    @Override
+    public synchronized long readyCount(int bucket, String topic) {
+        return buckets[bucket].ready.getOrDefault(topic, new ArrayDeque<>()).size();
+    }
+
+    @Override
+    public synchronized Set<String> readyTopics(int bucket) {
+        Set<String> topics = new TreeSet<>();
+        buckets[bucket].ready.forEach((topic, ids) -> {
+            if (!ids.isEmpty()) {
+                topics.add(topic);
+            }
+        });
+        return topics;
+    }
+}
