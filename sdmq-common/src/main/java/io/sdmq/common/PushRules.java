@@ -36,8 +36,9 @@ public record PushRules(long maxDelayMs, int maxBodyBytes, long defaultTtrMs, in
     public Message toMessage(PushRequest request, long id, long now) {
         String topic = checkTopic("topic", request.topic());
         String bizKey = request.bizKey();
-        if (bizKey != null && (bizKey.isEmpty() || bizKey.length() > MAX_BIZ_KEY)) {
-            throw new InvalidRequestException("bizKey", "must be 1.." + MAX_BIZ_KEY + " characters when given");
+        if (bizKey != null && (bizKey.isEmpty() || bizKey.length() > MAX_BIZ_KEY || !bizKey.strip().equals(bizKey))) {
+            throw new InvalidRequestException("bizKey",
+                    "must be 1.." + MAX_BIZ_KEY + " characters without leading or trailing spaces when given");
         }
         checkBody(request.body());
         long due = dueTime(request.delay(), request.deliverAt(), now);

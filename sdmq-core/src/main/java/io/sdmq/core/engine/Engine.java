@@ -77,14 +77,17 @@ public final class Engine implements DelayQueue, AutoCloseable {
     private void schedule(Message message) {
         int bucket = bucketOf(message.id());
         try {
-            store.push(bucket, message);
+            workers.locks().shared(bucket, () -> {
+                store.push(bucket, message);
+                workers.journal().record(Transition.of(message.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY,
+                        clock.millis(), store.bucketName(bucket)));
+                return null;
+            });
         } catch (RuntimeException e) {
             log.warn("Redis did not take message {} ({}); it stays WAIT_PUT in MySQL until recovery schedules it",
                     message.id(), e.toString());
             return;
         }
-        workers.journal().record(Transition.of(message.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY,
-                clock.millis(), store.bucketName(bucket)));
         workers.scheduled(bucket, message.score());
     }
 

@@ -28,9 +28,12 @@ final class MoveDueMessages implements TimedLoop.Step {
     private final ReadyListener listener;
     private final int batch;
     private final BucketTimes heads;
+    private final BucketLocks locks;
 
-    MoveDueMessages(ScheduleStore store, JournalWriter journal, ReadyListener listener, int batch, long refreshMs) {
+    MoveDueMessages(ScheduleStore store, JournalWriter journal, ReadyListener listener, BucketLocks locks, int batch,
+                    long refreshMs) {
         this.store = store;
+        this.locks = locks;
         this.journal = journal;
         this.listener = listener;
         this.batch = batch;
@@ -51,17 +54,22 @@ final class MoveDueMessages implements TimedLoop.Step {
         MoveResult result;
         do {
             heads.clear(bucket);
-            result = store.moveDue(bucket, now, batch);
+            result = locks.exclusive(bucket, () -> moveAndRecord(bucket, now));
             heads.lower(bucket, result.nextScore());
             Set<String> topics = new LinkedHashSet<>();
-            for (Moved moved : result.moved()) {
-                topics.add(moved.topic());
-                journal.record(Transition.of(moved.id(), MessageStatus.DELAY, MessageStatus.READY, now,
-                        store.bucketName(bucket)));
-            }
+            result.moved().forEach(moved -> topics.add(moved.topic()));
             if (!topics.isEmpty()) {
                 listener.ready(bucket, topics);
             }
         } while (result.moved().size() >= batch);
+    }
+
+    private MoveResult moveAndRecord(int bucket, long now) {
+        MoveResult result = store.moveDue(bucket, now, batch);
+        for (Moved moved : result.moved()) {
+            journal.record(Transition.of(moved.id(), MessageStatus.DELAY, MessageStatus.READY, now,
+                    store.bucketName(bucket)));
+        }
+        return result;
     }
 }

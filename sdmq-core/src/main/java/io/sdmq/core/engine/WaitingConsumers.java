@@ -41,11 +41,13 @@ final class WaitingConsumers {
     private final Clock clock;
     private final Executor drainer;
     private final ScheduledExecutorService timer;
+    private final BucketLocks locks;
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
 
-    WaitingConsumers(ScheduleStore store, JournalWriter journal, ReservationListener reservations, Clock clock,
-                     Executor drainer, ScheduledExecutorService timer) {
+    WaitingConsumers(ScheduleStore store, JournalWriter journal, ReservationListener reservations, BucketLocks locks,
+                     Clock clock, Executor drainer, ScheduledExecutorService timer) {
         this.store = store;
+        this.locks = locks;
         this.journal = journal;
         this.reservations = reservations;
         this.clock = clock;
@@ -138,10 +140,9 @@ final class WaitingConsumers {
                 continue;
             }
             int wanted = count - got.size();
-            long now = clock.millis();
             List<Message> popped;
             try {
-                popped = store.pop(bucket, topic.name, wanted, now);
+                popped = locks.shared(bucket, () -> popAndRecord(bucket, topic.name, wanted));
             } catch (RuntimeException e) {
                 log.warn("pop from bucket {} of topic {} failed ({}); the ready sweep will look again",
                         bucket, topic.name, e.toString());
@@ -150,15 +151,21 @@ final class WaitingConsumers {
             if (popped.size() == wanted) {
                 topic.candidates.add(bucket);
             }
-            for (Message m : popped) {
-                journal.record(Transition.of(m.id(), MessageStatus.READY, MessageStatus.RESERVED, now,
-                        store.bucketName(bucket)).withAttempts(m.attempts()));
-                reservations.reserved(bucket, now + m.ttrMs());
-            }
             got.addAll(popped);
         }
         topic.cursor = (topic.cursor + 1) % buckets;
         return got;
+    }
+
+    private List<Message> popAndRecord(int bucket, String topic, int count) {
+        long now = clock.millis();
+        List<Message> popped = store.pop(bucket, topic, count, now);
+        for (Message m : popped) {
+            journal.record(Transition.of(m.id(), MessageStatus.READY, MessageStatus.RESERVED, now,
+                    store.bucketName(bucket)).withAttempts(m.attempts()));
+            reservations.reserved(bucket, now + m.ttrMs());
+        }
+        return popped;
     }
 
     private void expire(Topic topic, Waiter waiter) {

@@ -33,6 +33,7 @@ final class Workers {
     private final TimedLoop reaperLoop;
     private final ExecutorService drainer = Executors.newFixedThreadPool(DRAIN_THREADS, daemon("sdmq-pop"));
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("sdmq-timer"));
+    private final BucketLocks locks;
     private Thread journalThread;
 
     Workers(EngineSettings settings, ScheduleStore store, MessageLog messageLog, ReadySignal signal, Clock clock) {
@@ -43,15 +44,20 @@ final class Workers {
         long refreshMs = settings.maxSleep().toMillis();
         this.journal = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
                 settings.writeTimeout());
-        this.scheduler = new MoveDueMessages(store, journal, this::ready, settings.moveBatch(), refreshMs);
+        this.locks = new BucketLocks(store.buckets());
+        this.scheduler = new MoveDueMessages(store, journal, this::ready, locks, settings.moveBatch(), refreshMs);
         this.reaper = new RequeueExpiredReservations(store, journal, scheduler, settings.moveBatch(), refreshMs);
-        this.consumers = new WaitingConsumers(store, journal, this::reserved, clock, drainer, timer);
+        this.consumers = new WaitingConsumers(store, journal, this::reserved, locks, clock, drainer, timer);
         this.schedulerLoop = new TimedLoop("sdmq-scheduler", scheduler, clock, refreshMs);
         this.reaperLoop = new TimedLoop("sdmq-reaper", reaper, clock, refreshMs);
     }
 
     JournalWriter journal() {
         return journal;
+    }
+
+    BucketLocks locks() {
+        return locks;
     }
 
     WaitingConsumers consumers() {

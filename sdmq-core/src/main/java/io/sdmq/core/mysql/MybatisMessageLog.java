@@ -21,7 +21,6 @@ import javax.sql.DataSource;
 import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -121,7 +120,7 @@ public final class MybatisMessageLog implements MessageLog {
                     }
                 });
         writeLogs(mapper, logs);
-        return Arrays.asList(ids);
+        return List.of(ids);
     }
 
     /** Returns null when the message was inserted, else the id of the message holding its (topic, bizKey). */

@@ -23,6 +23,7 @@ import java.util.TimeZone;
 
 import static io.sdmq.common.MessageStatus.DELAY;
 import static io.sdmq.common.MessageStatus.WAIT_PUT;
+import static io.sdmq.core.spi.MessageBuilder.aMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -49,7 +50,7 @@ class MybatisMessageLogIT extends MessageLogContract {
         try {
             TimeZone.setDefault(TimeZone.getTimeZone("Asia/Kathmandu"));
             long created = Instant.parse("2024-03-10T02:30:00.123Z").toEpochMilli();
-            Message m = new Message(nextId(), "order", "o-1", "b", 0, created, created + 1_000, 30_000, 8, null, 0);
+            Message m = aMessage().bizKey("o-1").createdAt(created).due(created + 1_000).build();
             log.insert(List.of(m));
 
             assertThat(queryOne("SELECT CONCAT(DATE_FORMAT(create_time, '%Y-%m-%d %H:%i:%s.%f'), ' ',"

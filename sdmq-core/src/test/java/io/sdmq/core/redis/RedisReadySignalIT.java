@@ -4,7 +4,10 @@ import io.sdmq.testing.TestServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,14 +32,13 @@ class RedisReadySignalIT {
     }
 
     @Test
-    void other_instances_hear_each_topic_with_its_bucket_and_the_sender_does_not() throws InterruptedException {
+    void other_instances_hear_each_topic_with_its_bucket_and_the_sender_does_not() {
         RedisReadySignal publisher = signal(prefix);
         RedisReadySignal other = signal(prefix);
         RedisReadySignal third = signal(prefix);
         Queue<String> heardBySender = subscribe(publisher);
         Queue<String> heardByOther = subscribe(other);
         Queue<String> heardByThird = subscribe(third);
-        Thread.sleep(200);
 
         publisher.publish(7, List.of("order", "mail"));
 
@@ -51,22 +53,22 @@ class RedisReadySignalIT {
     }
 
     @Test
-    void an_empty_publish_sends_nothing() throws InterruptedException {
+    void one_publish_is_one_message_on_the_channel_and_an_empty_one_is_none() {
         RedisReadySignal publisher = signal(prefix);
-        Queue<String> heard = subscribe(signal(prefix));
-        Thread.sleep(200);
+        Queue<String> raw = rawMessages(prefix + ":ready");
 
         publisher.publish(1, List.of());
-        publisher.publish(2, List.of("order"));
+        publisher.publish(2, List.of("order", "mail"));
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(heard).containsExactly("2/order"));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(raw).hasSize(1));
+        assertThat(raw.peek()).matches("[0-9a-f-]{36}\n2\norder\nmail");
+        await().during(Duration.ofMillis(300)).untilAsserted(() -> assertThat(raw).hasSize(1));
     }
 
     @Test
-    void signals_of_another_prefix_are_not_heard() throws InterruptedException {
+    void signals_of_another_prefix_are_not_heard() {
         RedisReadySignal foreign = signal(TestServices.freshKeyPrefix());
         Queue<String> heard = subscribe(signal(prefix));
-        Thread.sleep(200);
 
         foreign.publish(0, List.of("order"));
 
@@ -74,14 +76,13 @@ class RedisReadySignalIT {
     }
 
     @Test
-    void a_failing_listener_does_not_stop_the_others() throws InterruptedException {
+    void a_failing_listener_does_not_stop_the_others() {
         RedisReadySignal publisher = signal(prefix);
         RedisReadySignal listener = signal(prefix);
         listener.subscribe((bucket, topic) -> {
             throw new IllegalStateException("listener broke on " + topic);
         });
         Queue<String> heard = subscribe(listener);
-        Thread.sleep(200);
 
         publisher.publish(3, List.of("order", "mail"));
 
@@ -89,13 +90,12 @@ class RedisReadySignalIT {
     }
 
     @Test
-    void a_closed_signal_hears_nothing_more() throws InterruptedException {
+    void a_closed_signal_hears_nothing_more() {
         RedisReadySignal publisher = signal(prefix);
         RedisReadySignal closed = signal(prefix);
         RedisReadySignal open = signal(prefix);
         Queue<String> heardByClosed = subscribe(closed);
         Queue<String> heardByOpen = subscribe(open);
-        Thread.sleep(200);
         closed.close();
 
         publisher.publish(0, List.of("order"));
@@ -114,5 +114,17 @@ class RedisReadySignalIT {
         Queue<String> heard = new ConcurrentLinkedQueue<>();
         signal.subscribe((bucket, topic) -> heard.add(bucket + "/" + topic));
         return heard;
+    }
+
+    private Queue<String> rawMessages(String channel) {
+        Queue<String> raw = new ConcurrentLinkedQueue<>();
+        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+        container.setConnectionFactory(factory);
+        container.afterPropertiesSet();
+        container.start();
+        container.addMessageListener((message, pattern) -> raw.add(new String(message.getBody(),
+                StandardCharsets.UTF_8)), new ChannelTopic(channel));
+        opened.add(container::destroy);
+        return raw;
     }
 }

@@ -26,6 +26,7 @@ import static io.sdmq.common.MessageStatus.FINISHED;
 import static io.sdmq.common.MessageStatus.READY;
 import static io.sdmq.common.MessageStatus.RESERVED;
 import static io.sdmq.common.MessageStatus.WAIT_PUT;
+import static io.sdmq.core.spi.MessageBuilder.aMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What every {@link MessageLog} must do; each implementation's test extends this and supplies a fresh log. */
@@ -46,8 +47,8 @@ public abstract class MessageLogContract {
 
     @Test
     void inserted_message_is_wait_put_with_its_first_log_row() {
-        Message keyed = new Message(nextId(), "order", "Bestellung-1 ✓", "{\"emoji\":\"😀\"}", 7, T0, T0 + 5_000,
-                30_000, 8, List.of(0L, 10_000L, 3_600_000L), 0);
+        Message keyed = aMessage().bizKey("Bestellung-1 ✓").body("{\"emoji\":\"😀\"}").priority(7).createdAt(T0)
+                .due(T0 + 5_000).ttr(45_000).maxAttempts(3).retryDelays(0L, 10_000L, 3_600_000L).build();
         Message plain = message("order", null);
 
         assertThat(log.insert(List.of(keyed, plain))).containsExactly(keyed.id(), plain.id());
@@ -210,7 +211,7 @@ public abstract class MessageLogContract {
             TimeZone.setDefault(TimeZone.getTimeZone("America/New_York"));
             long created = Instant.parse("2024-03-10T02:30:00.999Z").toEpochMilli();
             long due = Instant.parse("2024-11-03T01:30:00.001Z").toEpochMilli();
-            Message m = new Message(nextId(), "order", null, "b", 0, created, due, 30_000, 8, null, 0);
+            Message m = aMessage().createdAt(created).due(due).build();
             log.insert(List.of(m));
             log.apply(List.of(Transition.of(m.id(), WAIT_PUT, DELAY, created + 1, BUCKET)));
 
@@ -237,7 +238,7 @@ public abstract class MessageLogContract {
         String body = "é".repeat(20_000);
         List<Message> messages = new ArrayList<>();
         for (int i = 0; i < 1_000; i++) {
-            messages.add(new Message(nextId(), "bulk", "k-" + i, body, 0, T0, T0 + i, 30_000, 8, null, 0));
+            messages.add(aMessage().topic("bulk").bizKey("k-" + i).body(body).createdAt(T0).due(T0 + i).build());
         }
         assertThat(log.insert(messages)).containsExactlyElementsOf(messages.stream().map(Message::id).toList());
 
@@ -253,7 +254,7 @@ public abstract class MessageLogContract {
     }
 
     protected static Message message(String topic, String bizKey) {
-        return new Message(nextId(), topic, bizKey, "body of " + bizKey, 0, T0, T0 + 5_000, 30_000, 8, null, 0);
+        return aMessage().topic(topic).bizKey(bizKey).body("body of " + bizKey).createdAt(T0).due(T0 + 5_000).build();
     }
 
     private Message stored(Message m) {

@@ -1,0 +1,92 @@
+package io.sdmq.server.config;
+
+import io.sdmq.common.IdGenerator;
+import io.sdmq.common.PushRules;
+import io.sdmq.common.SnowflakeIdGenerator;
+import io.sdmq.core.EngineSettings;
+import io.sdmq.core.engine.Engine;
+import io.sdmq.core.mysql.MybatisMessageLog;
+import io.sdmq.core.redis.RedisReadySignal;
+import io.sdmq.core.redis.RedisScheduleStore;
+import io.sdmq.core.spi.MessageLog;
+import io.sdmq.core.spi.ReadySignal;
+import io.sdmq.core.spi.ScheduleStore;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import javax.sql.DataSource;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/** Builds the engine from its ports; the engine itself knows nothing of Spring. */
+@Configuration(proxyBeanMethods = false)
+class EngineConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    ScheduleStore scheduleStore(StringRedisTemplate redis, SdmqProperties properties) {
+        return new RedisScheduleStore(redis, properties.keyPrefix(), properties.buckets(), retryDelays(properties));
+    }
+
+    @Bean
+    MessageLog messageLog(DataSource dataSource, InstanceName instance) {
+        return new MybatisMessageLog(dataSource, instance.name());
+    }
+
+    @Bean
+    ReadySignal readySignal(RedisConnectionFactory factory, SdmqProperties properties) {
+        return new RedisReadySignal(factory, properties.keyPrefix());
+    }
+
+    @Bean
+    InstanceName instanceName(SdmqProperties properties, @Value("${server.port:8080}") int port) {
+        if (!properties.host().isBlank()) {
+            return new InstanceName(properties.host());
+        }
+        try {
+            return new InstanceName(InetAddress.getLocalHost().getHostName() + ":" + port);
+        } catch (UnknownHostException e) {
+            return new InstanceName("localhost:" + port);
+        }
+    }
+
+    @Bean
+    IdGenerator idGenerator(SdmqProperties properties, StringRedisTemplate redis, InstanceName instance) {
+        if (properties.workerId() != null) {
+            return new SnowflakeIdGenerator(properties.workerId());
+        }
+        return new LeasedWorkerId(redis, properties.keyPrefix(), instance.name());
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    Engine engine(SdmqProperties properties, ScheduleStore store, MessageLog messageLog, ReadySignal signal,
+                  IdGenerator ids, Clock clock, InstanceName instance) {
+        return new Engine(settings(properties, instance.name()), store, messageLog, signal, ids, clock);
+    }
+
+    static EngineSettings settings(SdmqProperties p, String host) {
+        PushRules rules = new PushRules(p.maxDelay().toMillis(), (int) p.maxBodySize().toBytes(),
+                p.defaultTtr().toMillis(), p.retry().maxAttempts(), retryDelays(p));
+        return new EngineSettings(rules, host, p.scheduler().moveBatch(), p.scheduler().maxSleep(),
+                p.journal().capacity(), p.journal().batch(), p.journal().writeTimeout(), p.consumer().maxCount(),
+                p.consumer().maxWait(), p.consumer().readySweep());
+    }
+
+    private static List<Long> retryDelays(SdmqProperties p) {
+        return p.retry().delays().stream().map(Duration::toMillis).toList();
+    }
+
+    /** This instance's name in the transition log and in Redis leases. */
+    record InstanceName(String name) {
+    }
+}

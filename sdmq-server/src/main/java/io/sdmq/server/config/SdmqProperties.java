@@ -1,0 +1,71 @@
+package io.sdmq.server.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * sdmq's own settings, under {@code sdmq.*}. Defaults are defined here and nowhere else.
+ *
+ * @param buckets      number of Redis buckets; fixed for the life of a deployment
+ * @param keyPrefix    prefix of every Redis key sdmq writes
+ * @param host         this instance's name in the transition log; empty means host name and port
+ * @param workerId     snowflake worker number 0..1023; empty means leased from Redis, so two instances never share one
+ * @param defaultTtr   time-to-run of a popped message when the producer gives none
+ * @param maxDelay     furthest in the future a message may be due
+ * @param maxBodySize  largest message body (UTF-8)
+ * @param retry        redelivery policy when the producer gives none
+ * @param scheduler    scheduling loop settings
+ * @param journal      MySQL writer settings
+ * @param consumer     long-poll settings
+ */
+@ConfigurationProperties("sdmq")
+public record SdmqProperties(
+        @DefaultValue("16") int buckets,
+        @DefaultValue("sdmq") String keyPrefix,
+        @DefaultValue("") String host,
+        Integer workerId,
+        @DefaultValue("30s") Duration defaultTtr,
+        @DefaultValue("365d") Duration maxDelay,
+        @DefaultValue("64KB") DataSize maxBodySize,
+        @DefaultValue Retry retry,
+        @DefaultValue Scheduler scheduler,
+        @DefaultValue Journal journal,
+        @DefaultValue Consumer consumer) {
+
+    /**
+     * @param maxAttempts deliveries before a message is dead
+     * @param delays      backoff before each redelivery; the last one repeats
+     */
+    public record Retry(@DefaultValue("8") int maxAttempts,
+                        @DefaultValue({"0s", "10s", "1m", "5m", "30m", "1h", "2h", "6h"}) List<Duration> delays) {
+    }
+
+    /**
+     * @param moveBatch most messages one move step takes from a bucket
+     * @param maxSleep  longest the scheduler and the reaper sleep without looking at Redis
+     */
+    public record Scheduler(@DefaultValue("1000") int moveBatch, @DefaultValue("1s") Duration maxSleep) {
+    }
+
+    /**
+     * @param capacity     pending MySQL writes before producers get 503 (back-pressure)
+     * @param batch        most writes folded into one transaction
+     * @param writeTimeout how long a request waits for its commit before it answers 503
+     */
+    public record Journal(@DefaultValue("100000") int capacity, @DefaultValue("1000") int batch,
+                          @DefaultValue("5s") Duration writeTimeout) {
+    }
+
+    /**
+     * @param maxCount   most messages one {@code /get} may take
+     * @param maxWait    longest a {@code /get} may wait
+     * @param readySweep how often topics with waiting consumers are checked for ready messages
+     */
+    public record Consumer(@DefaultValue("100") int maxCount, @DefaultValue("60s") Duration maxWait,
+                           @DefaultValue("1s") Duration readySweep) {
+    }
+}

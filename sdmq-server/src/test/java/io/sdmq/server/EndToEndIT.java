@@ -1,0 +1,232 @@
+package io.sdmq.server;
+
+import io.sdmq.server.RunningServer.Reply;
+import io.sdmq.testing.TestServices;
+import io.sdmq.testing.TestServices.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The main path over HTTP against a real server on real Redis and MariaDB. */
+class EndToEndIT {
+    private static TestDatabase db;
+    private static DataSource dataSource;
+    private static RunningServer server;
+
+    @BeforeAll
+    static void startServer() {
+        db = TestServices.freshDatabase();
+        dataSource = db.dataSource();
+        server = RunningServer.start(db, TestServices.redisUrl(), TestServices.freshKeyPrefix(), Map.of());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Test
+    void a_thousand_messages_are_each_delivered_once_none_early_and_deleted_ones_never() throws Exception {
+        String topic = "e2e-" + ThreadLocalRandom.current().nextInt(1_000_000);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        Set<String> pushed = ConcurrentHashMap.newKeySet();
+        Set<String> deleted = ConcurrentHashMap.newKeySet();
+        List<Future<?>> pushes = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            boolean cancel = i % 10 == 0;
+            long delay = cancel ? 2_000 + i : ThreadLocalRandom.current().nextLong(0, 3_000);
+            pushes.add(pool.submit(() -> {
+                String id = pushOk(topic, delay, "{\"n\":" + delay + "}");
+                if (cancel) {
+                    assertThat(server.post("/delete?jobId=" + id, "").status()).isEqualTo(200);
+                    deleted.add(id);
+                } else {
+                    pushed.add(id);
+                }
+            }));
+        }
+        for (Future<?> push : pushes) {
+            push.get(60, TimeUnit.SECONDS);
+        }
+
+        Map<String, Integer> deliveries = new ConcurrentHashMap<>();
+        List<String> early = new ArrayList<>();
+        AtomicBoolean done = new AtomicBoolean();
+        List<Future<?>> consumers = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            consumers.add(pool.submit(() -> consume(topic, deliveries, early, done)));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> deliveries.keySet().containsAll(pushed));
+        Thread.sleep(1_500);
+        done.set(true);
+        for (Future<?> consumer : consumers) {
+            consumer.get(10, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+
+        assertThat(deliveries.keySet()).isEqualTo(pushed);
+        assertThat(deliveries.values()).allMatch(n -> n == 1);
+        assertThat(early).isEmpty();
+        assertThat(statusCounts(topic)).isEqualTo(Map.of("FINISHED", 900, "DELETED", 100));
+        String anyId = pushed.iterator().next();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(history(anyId))
+                .containsExactly("WAIT_PUT", "DELAY", "READY", "RESERVED", "FINISHED"));
+    }
+
+    @Test
+    void an_unfinished_message_comes_back_after_its_ttr() {
+        String topic = "ttr-" + ThreadLocalRandom.current().nextInt(1_000_000);
+        String id = server.post("/push", "{\"topic\":\"" + topic + "\",\"body\":\"x\",\"delay\":0,\"ttr\":1000}")
+                .data().asString();
+
+        JsonNode first = server.get("/get/" + topic + "?timeout=5000").data().get(0);
+        long firstAt = System.currentTimeMillis();
+        assertThat(first.get("id").asString()).isEqualTo(id);
+        assertThat(first.get("attempts").asInt()).isEqualTo(1);
+
+        JsonNode again = server.get("/get/" + topic + "?timeout=10000").data().get(0);
+        assertThat(System.currentTimeMillis() - firstAt).isGreaterThanOrEqualTo(900);
+        assertThat(again.get("id").asString()).isEqualTo(id);
+        assertThat(again.get("attempts").asInt()).isEqualTo(2);
+        assertThat(server.postForm("/finish?jobId=" + id).status()).isEqualTo(200);
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(history(id)).containsExactly(
+                "WAIT_PUT", "DELAY", "READY", "RESERVED", "DELAY", "READY", "RESERVED", "FINISHED"));
+    }
+
+    @Test
+    void replies_carry_the_envelope_and_real_status_codes() {
+        Reply pushed = server.post("/push", "{\"topic\":\"api\",\"bizKey\":\"order-1\",\"body\":\"b\",\"delay\":60000}");
+        assertThat(pushed.status()).isEqualTo(200);
+        assertThat(pushed.json().get("success").asBoolean()).isTrue();
+        assertThat(pushed.json().get("code").asInt()).isEqualTo(200);
+        assertThat(pushed.data().isString()).isTrue();
+        String id = pushed.data().asString();
+
+        Reply duplicate = server.post("/push", "{\"topic\":\"api\",\"bizKey\":\"order-1\",\"body\":\"c\",\"delay\":1}");
+        assertThat(duplicate.data().asString()).isEqualTo(id);
+        assertThat(duplicate.json().get("message").asString()).isEqualTo("duplicate");
+
+        Reply bad = server.post("/push", "{\"topic\":\"a b\",\"body\":\"b\",\"delay\":0}");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.json().get("success").asBoolean()).isFalse();
+        assertThat(bad.json().get("code").asInt()).isEqualTo(400);
+        assertThat(bad.json().get("message").asString()).startsWith("topic:");
+
+        assertThat(server.post("/push", "{\"topic\":\"api\",\"body\":\"b\"}").json().get("message").asString())
+                .startsWith("delay:");
+        assertThat(server.post("/push", "{not json").status()).isEqualTo(400);
+        assertThat(server.postForm("/finish?jobId=123").status()).isEqualTo(404);
+        assertThat(server.postForm("/finish?jobId=" + id).status()).isEqualTo(409);
+        assertThat(server.postForm("/finish?jobId=abc").json().get("message").asString()).startsWith("jobId:");
+        assertThat(server.get("/get/a%20b?timeout=0").status()).isEqualTo(400);
+        assertThat(server.get("/get/api?timeout=0&count=0").json().get("message").asString()).startsWith("count:");
+        assertThat(server.get("/delete?jobId=" + id).status()).isEqualTo(200);
+        assertThat(server.get("/delete?jobId=" + id).status()).isEqualTo(409);
+        assertThat(server.get("/delete?id=77").status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_message_with_deliver_at_is_delivered_then() {
+        long at = System.currentTimeMillis() + 700;
+        String topic = "at-" + ThreadLocalRandom.current().nextInt(1_000_000);
+        String id = server.post("/push", "{\"topic\":\"" + topic + "\",\"body\":\"x\",\"deliverAt\":" + at + "}")
+                .data().asString();
+
+        JsonNode got = server.get("/get/" + topic + "?timeout=5000").data().get(0);
+
+        assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(at);
+        assertThat(got.get("id").asString()).isEqualTo(id);
+        assertThat(got.get("dueTime").asLong()).isEqualTo(at);
+    }
+
+    @Test
+    void health_metrics_and_api_docs_answer() {
+        Reply health = server.get("/actuator/health");
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.json().get("status").asString()).isEqualTo("UP");
+        assertThat(health.json().get("components").get("scheduler").get("status").asString()).isEqualTo("UP");
+        assertThat(health.json().get("components").get("redis").get("status").asString()).isEqualTo("UP");
+        assertThat(health.json().get("components").get("db").get("status").asString()).isEqualTo("UP");
+        assertThat(server.get("/actuator/prometheus").body()).contains("jvm_memory_used_bytes");
+        assertThat(server.get("/v3/api-docs").body()).contains("/push", "/get/{topic}");
+    }
+
+    private static String pushOk(String topic, long delay, String body) {
+        Reply reply = server.post("/push", "{\"topic\":\"" + topic + "\",\"delay\":" + delay + ",\"body\":"
+                + JsonQuote.of(body) + "}");
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        return reply.data().asString();
+    }
+
+    private static void consume(String topic, Map<String, Integer> deliveries, List<String> early,
+                                AtomicBoolean done) {
+        while (!done.get()) {
+            Reply reply = server.get("/get/" + topic + "?timeout=500&count=20");
+            long now = System.currentTimeMillis();
+            for (JsonNode m : reply.data()) {
+                String id = m.get("id").asString();
+                if (m.get("dueTime").asLong() > now) {
+                    synchronized (early) {
+                        early.add(id);
+                    }
+                }
+                deliveries.merge(id, 1, Integer::sum);
+                assertThat(server.postForm("/finish?jobId=" + id).status()).isEqualTo(200);
+            }
+        }
+    }
+
+    private static Map<String, Integer> statusCounts(String topic) throws SQLException {
+        Map<String, Integer> counts = new HashMap<>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement s = c.prepareStatement(
+                     "SELECT status, COUNT(*) FROM sdmq_message WHERE topic = ? GROUP BY status")) {
+            s.setString(1, topic);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    counts.put(rs.getString(1), rs.getInt(2));
+                }
+            }
+        }
+        return counts;
+    }
+
+    private static List<String> history(String id) throws SQLException {
+        List<String> statuses = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement s = c.prepareStatement(
+                     "SELECT to_status FROM sdmq_message_log WHERE message_id = ? ORDER BY changed_at, id")) {
+            s.setLong(1, Long.parseLong(id));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    statuses.add(rs.getString(1));
+                }
+            }
+        }
+        return statuses;
+    }
+}
