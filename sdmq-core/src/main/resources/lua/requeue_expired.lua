@@ -1,4 +1,5 @@
--- Reservations with deadline <= now, up to `limit`: back to the delay zset at now + backoff, or out of
+-- Reservations with deadline <= now, up to `limit`: back to the delay zset due at now + backoff (scored with
+-- the priority offset added, as at push), or out of
 -- the bucket as dead once attempts reach maxAttempts. After delivery n the backoff is retry delay n
 -- (1-based), clamped to the last; the message's own delays, else the server default.
 -- KEYS: meta hash, delay zset, reserved zset.  ARGV: now, limit, default retry delays as 'd1,d2,...'.
@@ -32,7 +33,7 @@ for _, id in ipairs(ids) do
       local due = string.format('%.0f', now + backoff(message))
       message.d = tonumber(due)
       redis.call('HSET', meta, id, cjson.encode(message))
-      redis.call('ZADD', delay, due, id)
+      redis.call('ZADD', delay, string.format('%.0f', message.d + (message.p or 0)), id)
       requeued[#requeued + 1] = id
       requeued[#requeued + 1] = string.format('%.0f', message.a)
       requeued[#requeued + 1] = due

@@ -149,7 +149,7 @@ public final class InMemoryScheduleStore implements ScheduleStore {
             List<Long> delays = m.retryDelays() == null ? defaultRetryDelays : m.retryDelays();
             long due = now + delays.get(Math.min(m.attempts(), delays.size()) - 1);
             b.meta.put(id, m.withDueTime(due));
-            b.add(b.delay, b.delayById, id, due);
+            b.add(b.delay, b.delayById, id, due + m.priority());
             requeued.add(new Requeued(id, m.attempts(), due));
         }
         return new RequeueResult(requeued, dead, b.reserved.isEmpty() ? NONE : b.reserved.first().time());

@@ -327,6 +327,19 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
+    void requeued_message_keeps_its_priority_offset_in_the_score() {
+        Message m = aMessage().due(NOW).priority(7).ttr(1_000).build();
+        store.push(B, m);
+        store.moveDue(B, NOW + 7, 10);
+        store.pop(B, "order", 1, NOW + 7);
+        Requeued requeued = store.requeueExpired(B, NOW + 1_007, 10).requeued().get(0);
+
+        assertThat(requeued.dueTime()).isEqualTo(NOW + 1_007);
+        assertThat(store.moveDue(B, NOW + 1_013, 10).moved()).isEmpty();
+        assertThat(store.moveDue(B, NOW + 1_014, 10).moved()).containsExactly(new Moved(m.id(), "order"));
+    }
+
+    @Test
     void requeue_respects_limit_and_takes_the_earliest_deadlines() {
         Message shortTtr = aMessage().due(NOW).ttr(1_000).build();
         Message midTtr = aMessage().due(NOW).ttr(2_000).build();
