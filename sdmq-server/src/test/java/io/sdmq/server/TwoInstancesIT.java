@@ -37,7 +37,9 @@ class TwoInstancesIT {
         try (RunningServer a = RunningServer.start(db, TestServices.redisUrl(), prefix, Map.of());
              RunningServer b = RunningServer.start(db, TestServices.redisUrl(), prefix, Map.of())) {
             ExecutorService pool = Executors.newFixedThreadPool(16);
+            long start = System.nanoTime();
             Set<String> pushed = push(pool, List.of(a, b), topic);
+            System.out.printf("pushed %d messages in %d ms%n", MESSAGES, (System.nanoTime() - start) / 1_000_000);
 
             Map<String, Integer> deliveries = new ConcurrentHashMap<>();
             List<String> early = new ArrayList<>();
@@ -48,6 +50,8 @@ class TwoInstancesIT {
                 consumers.add(pool.submit(() -> consume(server, topic, deliveries, early, done)));
             }
             await().atMost(Duration.ofSeconds(60)).until(() -> deliveries.keySet().containsAll(pushed));
+            System.out.printf("all delivered and finished %d ms after the first push%n",
+                    (System.nanoTime() - start) / 1_000_000);
             done.set(true);
             for (Future<?> consumer : consumers) {
                 consumer.get(10, TimeUnit.SECONDS);

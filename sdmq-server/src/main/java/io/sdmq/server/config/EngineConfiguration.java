@@ -11,7 +11,6 @@ import io.sdmq.core.redis.RedisScheduleStore;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ReadySignal;
 import io.sdmq.core.spi.ScheduleStore;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -49,18 +48,24 @@ class EngineConfiguration {
     }
 
     @Bean
-    InstanceName instanceName(SdmqProperties properties, @Value("${server.port:8080}") int port) {
-        if (!properties.host().isBlank()) {
-            return new InstanceName(properties.host());
-        }
-        try {
-            return new InstanceName(InetAddress.getLocalHost().getHostName() + ":" + port);
-        } catch (UnknownHostException e) {
-            return new InstanceName("localhost:" + port);
-        }
+    EngineLifecycle engineLifecycle(Engine engine, IdGenerator ids) {
+        return new EngineLifecycle(engine, ids);
     }
 
     @Bean
+    InstanceName instanceName(SdmqProperties properties) {
+        if (!properties.host().isBlank()) {
+            return new InstanceName(properties.host());
+        }
+        String pid = Long.toString(ProcessHandle.current().pid());
+        try {
+            return new InstanceName(InetAddress.getLocalHost().getHostName() + "/" + pid);
+        } catch (UnknownHostException e) {
+            return new InstanceName("localhost/" + pid);
+        }
+    }
+
+    @Bean(destroyMethod = "")
     IdGenerator idGenerator(SdmqProperties properties, StringRedisTemplate redis, InstanceName instance) {
         if (properties.workerId() != null) {
             return new SnowflakeIdGenerator(properties.workerId());
@@ -68,7 +73,7 @@ class EngineConfiguration {
         return new LeasedWorkerId(redis, properties.keyPrefix(), instance.name());
     }
 
-    @Bean(initMethod = "start", destroyMethod = "close")
+    @Bean(destroyMethod = "")
     Engine engine(SdmqProperties properties, ScheduleStore store, MessageLog messageLog, ReadySignal signal,
                   IdGenerator ids, Clock clock, InstanceName instance) {
         return new Engine(settings(properties, instance.name()), store, messageLog, signal, ids, clock);

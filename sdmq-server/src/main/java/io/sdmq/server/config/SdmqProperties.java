@@ -12,7 +12,7 @@ import java.util.List;
  *
  * @param buckets      number of Redis buckets; fixed for the life of a deployment
  * @param keyPrefix    prefix of every Redis key sdmq writes
- * @param host         this instance's name in the transition log; empty means host name and port
+ * @param host         this instance's name in the transition log; empty means host name and process id
  * @param workerId     snowflake worker number 0..1023; empty means leased from Redis, so two instances never share one
  * @param defaultTtr   time-to-run of a popped message when the producer gives none
  * @param maxDelay     furthest in the future a message may be due
