@@ -66,7 +66,7 @@ public final class Engine implements DelayQueue, AutoCloseable {
     @Override
     public PushResult push(PushRequest request) {
         Message message = settings.pushRules().toMessage(request, ids.nextId(), clock.millis());
-        long holder = workers.journal().insert(message);
+        long holder = workers.inserts().insert(message);
         if (holder != message.id()) {
             return new PushResult(holder, true);
         }

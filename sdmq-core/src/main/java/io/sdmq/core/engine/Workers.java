@@ -25,6 +25,7 @@ final class Workers {
     private final ScheduleStore store;
     private final ReadySignal signal;
     private final Clock clock;
+    private final JournalWriter inserts;
     private final JournalWriter journal;
     private final MoveDueMessages scheduler;
     private final RequeueExpiredReservations reaper;
@@ -34,6 +35,7 @@ final class Workers {
     private final ExecutorService drainer = Executors.newFixedThreadPool(DRAIN_THREADS, daemon("sdmq-pop"));
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("sdmq-timer"));
     private final BucketLocks locks;
+    private Thread insertThread;
     private Thread journalThread;
 
     Workers(EngineSettings settings, ScheduleStore store, MessageLog messageLog, ReadySignal signal, Clock clock) {
@@ -42,6 +44,8 @@ final class Workers {
         this.signal = signal;
         this.clock = clock;
         long refreshMs = settings.maxSleep().toMillis();
+        this.inserts = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
+                settings.writeTimeout());
         this.journal = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
                 settings.writeTimeout());
         this.locks = new BucketLocks(store.buckets());
@@ -52,6 +56,15 @@ final class Workers {
         this.reaperLoop = new TimedLoop("sdmq-reaper", reaper, clock, refreshMs);
     }
 
+    /**
+     * New messages have a writer of their own, so a push waits for one commit and never behind transitions; a
+     * message's transitions are queued only after its insert committed, so their order holds.
+     */
+    JournalWriter inserts() {
+        return inserts;
+    }
+
+    /** Transitions, in the order they happened. */
     JournalWriter journal() {
         return journal;
     }
@@ -75,6 +88,8 @@ final class Workers {
 
     /** Starts what answers callers (journal, signal, pops) but no loop: tests drive those with {@link #runOnce}. */
     void startManual() {
+        insertThread = daemon("sdmq-insert").newThread(inserts);
+        insertThread.start();
         journalThread = daemon("sdmq-journal").newThread(journal);
         journalThread.start();
         signal.subscribe(consumers::ready);
@@ -87,19 +102,28 @@ final class Workers {
         timer.shutdownNow();
         drainer.shutdownNow();
         signal.close();
-        if (journalThread != null) {
-            journalThread.interrupt();
+        stopWriter(insertThread);
+        stopWriter(journalThread);
+        log.info("engine stopped; {} journal writes were pending", journal.pending() + inserts.pending());
+    }
+
+    private void stopWriter(Thread writer) {
+        if (writer != null) {
+            writer.interrupt();
             try {
-                journalThread.join(settings.writeTimeout().toMillis());
+                writer.join(settings.writeTimeout().toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
-        log.info("engine stopped; {} journal writes were pending", journal.pending());
     }
 
     boolean healthy() {
-        return schedulerLoop.healthy() && reaperLoop.healthy() && journalThread != null && journalThread.isAlive();
+        return schedulerLoop.healthy() && reaperLoop.healthy() && alive(insertThread) && alive(journalThread);
+    }
+
+    private static boolean alive(Thread thread) {
+        return thread != null && thread.isAlive();
     }
 
     void scheduled(int bucket, long score) {
