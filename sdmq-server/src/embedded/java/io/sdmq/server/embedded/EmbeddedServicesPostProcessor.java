@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * happens after this runs.
  */
 public class EmbeddedServicesPostProcessor implements EnvironmentPostProcessor, Ordered {
-    static final String JDBC_PARAMS = "?connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true"
+    private static final String JDBC_PARAMS = "?connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true"
             + "&rewriteBatchedStatements=true&allowPublicKeyRetrieval=true&useSSL=false";
     private static final String RULE = "=".repeat(100);
 
@@ -76,7 +76,7 @@ public class EmbeddedServicesPostProcessor implements EnvironmentPostProcessor, 
         }
         env.getPropertySources().addFirst(new MapPropertySource("sdmq-embedded-services", props));
 
-        if (dir.startsWith(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath())) {
+        if (dir.startsWith(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize())) {
             banner.append("  ").append(dir).append(" is under java.io.tmpdir: MariaDB's data is DELETED at exit.\n");
         }
         banner.append("  This is for TRYING SDMQ OUT, NOT FOR PRODUCTION. For real servers set spring.data.redis.url and\n")
