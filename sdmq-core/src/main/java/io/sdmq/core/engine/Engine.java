@@ -138,7 +138,7 @@ public final class Engine implements DelayQueue, AutoCloseable {
     }
 
     private void commit(Transition transition) {
-        workers.journal().commit(transition);
+        workers.terminals().commit(transition);
     }
 
     private int bucketOf(long id) {

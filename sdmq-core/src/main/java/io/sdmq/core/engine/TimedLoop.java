@@ -4,6 +4,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -13,6 +14,7 @@ import java.util.concurrent.locks.LockSupport;
 final class TimedLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(TimedLoop.class);
     private static final long PAUSE_AFTER_FAILURE_MS = 1_000;
+    private static final long NANOS_PER_MS = 1_000_000L;
 
     /** One pass of a loop; answers when (epoch ms) it wants to run next. */
     @FunctionalInterface
@@ -69,18 +71,24 @@ final class TimedLoop implements Runnable {
     @Override
     public void run() {
         while (!Thread.currentThread().isInterrupted()) {
-            long sleepMs;
+            long sleepNanos;
             try {
                 long next = step.runOnce(clock.millis());
                 lastRun = clock.millis();
-                sleepMs = Math.min(next - lastRun, maxSleepMs);
+                sleepNanos = Math.min(next * NANOS_PER_MS - epochNanos(), maxSleepMs * NANOS_PER_MS);
             } catch (Throwable t) {
                 log.error("{} failed; will retry in {} ms", name, PAUSE_AFTER_FAILURE_MS, t);
-                sleepMs = PAUSE_AFTER_FAILURE_MS;
+                sleepNanos = PAUSE_AFTER_FAILURE_MS * NANOS_PER_MS;
             }
-            if (sleepMs > 0) {
-                LockSupport.parkNanos(this, sleepMs * 1_000_000L);
+            if (sleepNanos > 0) {
+                LockSupport.parkNanos(this, sleepNanos);
             }
         }
+    }
+
+    /** Now to the clock's full precision, so a sleep ends at the start of the due millisecond, not up to 1 ms late. */
+    private long epochNanos() {
+        Instant now = clock.instant();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 }

@@ -26,6 +26,7 @@ final class Workers {
     private final ReadySignal signal;
     private final Clock clock;
     private final JournalWriter inserts;
+    private final JournalWriter terminals;
     private final JournalWriter journal;
     private final MoveDueMessages scheduler;
     private final RequeueExpiredReservations reaper;
@@ -36,6 +37,7 @@ final class Workers {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("sdmq-timer"));
     private final BucketLocks locks;
     private Thread insertThread;
+    private Thread terminalThread;
     private Thread journalThread;
 
     Workers(EngineSettings settings, ScheduleStore store, MessageLog messageLog, ReadySignal signal, Clock clock) {
@@ -45,6 +47,8 @@ final class Workers {
         this.clock = clock;
         long refreshMs = settings.maxSleep().toMillis();
         this.inserts = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
+                settings.writeTimeout());
+        this.terminals = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
                 settings.writeTimeout());
         this.journal = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
                 settings.writeTimeout());
@@ -64,7 +68,15 @@ final class Workers {
         return inserts;
     }
 
-    /** Transitions, in the order they happened. */
+    /**
+     * Terminal transitions a caller waits for; they do not wait behind the background ones either. A background
+     * transition that reaches MySQL after a terminal one is logged but cannot move the status out of it.
+     */
+    JournalWriter terminals() {
+        return terminals;
+    }
+
+    /** Background (non-terminal) transitions, in the order they happened. */
     JournalWriter journal() {
         return journal;
     }
@@ -90,6 +102,8 @@ final class Workers {
     void startManual() {
         insertThread = daemon("sdmq-insert").newThread(inserts);
         insertThread.start();
+        terminalThread = daemon("sdmq-terminal").newThread(terminals);
+        terminalThread.start();
         journalThread = daemon("sdmq-journal").newThread(journal);
         journalThread.start();
         signal.subscribe(consumers::ready);
@@ -103,8 +117,10 @@ final class Workers {
         drainer.shutdownNow();
         signal.close();
         stopWriter(insertThread);
+        stopWriter(terminalThread);
         stopWriter(journalThread);
-        log.info("engine stopped; {} journal writes were pending", journal.pending() + inserts.pending());
+        log.info("engine stopped; {} journal writes were pending",
+                journal.pending() + inserts.pending() + terminals.pending());
     }
 
     private void stopWriter(Thread writer) {
@@ -119,7 +135,8 @@ final class Workers {
     }
 
     boolean healthy() {
-        return schedulerLoop.healthy() && reaperLoop.healthy() && alive(insertThread) && alive(journalThread);
+        return schedulerLoop.healthy() && reaperLoop.healthy() && alive(insertThread) && alive(terminalThread)
+                && alive(journalThread);
     }
 
     private static boolean alive(Thread thread) {

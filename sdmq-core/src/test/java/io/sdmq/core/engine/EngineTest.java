@@ -101,13 +101,15 @@ class EngineTest {
     @Test
     void every_status_change_is_journaled_in_order() {
         long id = push("order", 0, null);
+        clock.advance(1);
         engine.runOnce();
+        clock.advance(1);
         popNow("order");
+        clock.advance(1);
         engine.finish(id);
-        engine.runOnce();
 
-        assertThat(messageLog.history(id)).extracting(Transition::to)
-                .containsExactly(WAIT_PUT, DELAY, READY, RESERVED, FINISHED);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(messageLog.history(id))
+                .extracting(Transition::to).containsExactly(WAIT_PUT, DELAY, READY, RESERVED, FINISHED));
         assertThat(messageLog.find(id).orElseThrow().status()).isEqualTo(FINISHED);
     }
 
