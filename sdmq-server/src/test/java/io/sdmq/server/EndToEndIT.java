@@ -20,22 +20,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The main path over HTTP against a real server on real Redis and MariaDB. */
 class EndToEndIT {
-    /** Consumers acknowledge on other threads and poll again at once, as a real consumer would. */
-    private static final ExecutorService FINISHER = Executors.newFixedThreadPool(4);
-    private static final List<Future<Integer>> finishes = new CopyOnWriteArrayList<>();
     private static TestDatabase db;
     private static DataSource dataSource;
     private static RunningServer server;
@@ -55,56 +50,42 @@ class EndToEndIT {
     @Test
     void a_thousand_messages_are_each_delivered_once_none_early_and_deleted_ones_never() throws Exception {
         String topic = "e2e-" + ThreadLocalRandom.current().nextInt(1_000_000);
-        ExecutorService pool = Executors.newFixedThreadPool(12);
-        Map<String, Integer> deliveries = new ConcurrentHashMap<>();
-        List<String> early = new ArrayList<>();
-        List<Long> lateness = new ArrayList<>();
-        AtomicBoolean done = new AtomicBoolean();
-        List<Future<?>> consumers = new ArrayList<>();
-        for (int c = 0; c < 4; c++) {
-            consumers.add(pool.submit(() -> consume(topic, deliveries, early, lateness, done)));
-        }
-        Set<String> pushed = ConcurrentHashMap.newKeySet();
-        Set<String> deleted = ConcurrentHashMap.newKeySet();
-        List<Future<?>> pushes = new ArrayList<>();
-        for (int i = 0; i < 1_000; i++) {
-            boolean cancel = i % 10 == 0;
-            long delay = cancel ? 2_000 + i : ThreadLocalRandom.current().nextLong(0, 3_000);
-            pushes.add(pool.submit(() -> {
-                String id = pushOk(topic, delay, "{\"n\":" + delay + "}");
-                if (cancel) {
-                    assertThat(server.post("/delete?jobId=" + id, "").status()).isEqualTo(200);
-                    deleted.add(id);
-                } else {
-                    pushed.add(id);
-                }
-            }));
-        }
-        long pushStart = System.nanoTime();
-        for (Future<?> push : pushes) {
-            push.get(60, TimeUnit.SECONDS);
-        }
-        System.out.printf("1 000 pushes took %d ms%n", (System.nanoTime() - pushStart) / 1_000_000);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try (Deliveries deliveries = new Deliveries()) {
+            for (int c = 0; c < 4; c++) {
+                deliveries.consume(server, topic);
+            }
+            Set<String> pushed = ConcurrentHashMap.newKeySet();
+            List<Future<?>> pushes = new ArrayList<>();
+            for (int i = 0; i < 1_000; i++) {
+                boolean cancel = i % 10 == 0;
+                long delay = cancel ? 2_000 + i : ThreadLocalRandom.current().nextLong(0, 3_000);
+                pushes.add(pool.submit(() -> {
+                    String id = pushOk(topic, delay, "{\"n\":" + delay + "}");
+                    if (cancel) {
+                        assertThat(server.post("/delete?jobId=" + id, "").status()).isEqualTo(200);
+                    } else {
+                        pushed.add(id);
+                    }
+                }));
+            }
+            for (Future<?> push : pushes) {
+                push.get(60, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            await().atMost(Duration.ofSeconds(30)).until(() -> deliveries.ids().containsAll(pushed));
+            Thread.sleep(1_500);
+            deliveries.stopAndCheckFinishes();
+            deliveries.printLateness();
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> deliveries.keySet().containsAll(pushed));
-        Thread.sleep(1_500);
-        done.set(true);
-        for (Future<?> consumer : consumers) {
-            consumer.get(10, TimeUnit.SECONDS);
+            assertThat(deliveries.ids()).isEqualTo(pushed);
+            assertThat(deliveries.counts().values()).allMatch(n -> n == 1);
+            assertThat(deliveries.early()).isEmpty();
+            assertThat(statusCounts(topic)).isEqualTo(Map.of("FINISHED", 900, "DELETED", 100));
+            String anyId = pushed.iterator().next();
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(history(anyId))
+                    .containsExactly("WAIT_PUT", "DELAY", "READY", "RESERVED", "FINISHED"));
         }
-        pool.shutdown();
-
-        for (Future<Integer> finish : finishes) {
-            assertThat(finish.get(10, TimeUnit.SECONDS)).isEqualTo(200);
-        }
-        printPercentiles(lateness);
-        assertThat(deliveries.keySet()).isEqualTo(pushed);
-        assertThat(deliveries.values()).allMatch(n -> n == 1);
-        assertThat(early).isEmpty();
-        assertThat(statusCounts(topic)).isEqualTo(Map.of("FINISHED", 900, "DELETED", 100));
-        String anyId = pushed.iterator().next();
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(history(anyId))
-                .containsExactly("WAIT_PUT", "DELAY", "READY", "RESERVED", "FINISHED"));
     }
 
     @Test
@@ -191,32 +172,6 @@ class EndToEndIT {
                 + JsonQuote.of(body) + "}");
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         return reply.data().asString();
-    }
-
-    private static void consume(String topic, Map<String, Integer> deliveries, List<String> early,
-                                List<Long> lateness, AtomicBoolean done) {
-        while (!done.get()) {
-            Reply reply = server.get("/get/" + topic + "?timeout=500&count=20");
-            long now = System.currentTimeMillis();
-            for (JsonNode m : reply.data()) {
-                String id = m.get("id").asString();
-                synchronized (early) {
-                    if (m.get("dueTime").asLong() > now) {
-                        early.add(id);
-                    }
-                    lateness.add(now - m.get("dueTime").asLong());
-                }
-                deliveries.merge(id, 1, Integer::sum);
-                finishes.add(FINISHER.submit(() -> server.postForm("/finish?jobId=" + id).status()));
-            }
-        }
-    }
-
-    /** Information for the reader of the test log; timing is measured in benchmarks, never asserted here. */
-    private static void printPercentiles(List<Long> lateness) {
-        List<Long> sorted = lateness.stream().sorted().toList();
-        System.out.printf("lateness over %d deliveries: p50 %d ms, p99 %d ms, max %d ms%n", sorted.size(),
-                sorted.get(sorted.size() / 2), sorted.get(sorted.size() * 99 / 100), sorted.get(sorted.size() - 1));
     }
 
     private static Map<String, Integer> statusCounts(String topic) throws SQLException {

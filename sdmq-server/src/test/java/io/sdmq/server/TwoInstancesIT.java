@@ -4,7 +4,6 @@ import io.sdmq.server.RunningServer.Reply;
 import io.sdmq.testing.TestServices;
 import io.sdmq.testing.TestServices.TestDatabase;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +16,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -37,30 +35,22 @@ class TwoInstancesIT {
         try (RunningServer a = RunningServer.start(db, TestServices.redisUrl(), prefix, Map.of());
              RunningServer b = RunningServer.start(db, TestServices.redisUrl(), prefix, Map.of())) {
             ExecutorService pool = Executors.newFixedThreadPool(16);
-            long start = System.nanoTime();
-            Set<String> pushed = push(pool, List.of(a, b), topic);
-            System.out.printf("pushed %d messages in %d ms%n", MESSAGES, (System.nanoTime() - start) / 1_000_000);
+            try (Deliveries deliveries = new Deliveries()) {
+                for (int c = 0; c < 8; c++) {
+                    deliveries.consume(c % 2 == 0 ? a : b, topic);
+                }
+                long start = System.nanoTime();
+                Set<String> pushed = push(pool, List.of(a, b), topic);
+                System.out.printf("pushed %d messages in %d ms%n", MESSAGES, (System.nanoTime() - start) / 1_000_000);
+                await().atMost(Duration.ofSeconds(60)).until(() -> deliveries.ids().containsAll(pushed));
+                deliveries.stopAndCheckFinishes();
+                pool.shutdown();
+                deliveries.printLateness();
 
-            Map<String, Integer> deliveries = new ConcurrentHashMap<>();
-            List<String> early = new ArrayList<>();
-            AtomicBoolean done = new AtomicBoolean();
-            List<Future<?>> consumers = new ArrayList<>();
-            for (int c = 0; c < 8; c++) {
-                RunningServer server = c % 2 == 0 ? a : b;
-                consumers.add(pool.submit(() -> consume(server, topic, deliveries, early, done)));
+                assertThat(deliveries.counts()).hasSize(MESSAGES);
+                assertThat(deliveries.counts().entrySet()).filteredOn(e -> e.getValue() > 1).isEmpty();
+                assertThat(deliveries.early()).isEmpty();
             }
-            await().atMost(Duration.ofSeconds(60)).until(() -> deliveries.keySet().containsAll(pushed));
-            System.out.printf("all delivered and finished %d ms after the first push%n",
-                    (System.nanoTime() - start) / 1_000_000);
-            done.set(true);
-            for (Future<?> consumer : consumers) {
-                consumer.get(10, TimeUnit.SECONDS);
-            }
-            pool.shutdown();
-
-            assertThat(deliveries).hasSize(MESSAGES);
-            assertThat(deliveries.entrySet()).filteredOn(e -> e.getValue() > 1).isEmpty();
-            assertThat(early).isEmpty();
         }
     }
 
@@ -82,23 +72,5 @@ class TwoInstancesIT {
         }
         assertThat(pushed).hasSize(MESSAGES);
         return pushed;
-    }
-
-    private static void consume(RunningServer server, String topic, Map<String, Integer> deliveries,
-                                List<String> early, AtomicBoolean done) {
-        while (!done.get()) {
-            Reply reply = server.get("/get/" + topic + "?timeout=500&count=50");
-            long now = System.currentTimeMillis();
-            for (JsonNode m : reply.data()) {
-                String id = m.get("id").asString();
-                if (m.get("dueTime").asLong() > now) {
-                    synchronized (early) {
-                        early.add(id);
-                    }
-                }
-                deliveries.merge(id, 1, Integer::sum);
-                assertThat(server.postForm("/finish?jobId=" + id).status()).isEqualTo(200);
-            }
-        }
     }
 }
