@@ -1,7 +1,8 @@
--- Forgets a message wherever it is in the bucket. An id left in a ready list is skipped by pop.
--- KEYS: meta hash, delay zset, reserved zset.  ARGV: id.
+-- Forgets a message wherever it is in the bucket. An id left in a ready list is skipped by pop. The id is kept
+-- for a while in the gone zset, so a restore racing with this delete cannot bring the message back.
+-- KEYS: meta hash, delay zset, reserved zset, gone zset.  ARGV: id, now, how long (ms) gone ids are kept.
 -- Returns 'DELAY', 'RESERVED' or 'READY' (meta held but in neither zset), or nil when the bucket does not hold it.
-local meta, delay, reserved = KEYS[1], KEYS[2], KEYS[3]
+local meta, delay, reserved, gone = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local id = ARGV[1]
 local status = false
 if redis.call('ZREM', delay, id) == 1 then
@@ -12,4 +13,6 @@ end
 if redis.call('HDEL', meta, id) == 1 and not status then
   status = 'READY'
 end
+redis.call('ZADD', gone, ARGV[2], id)
+redis.call('ZREMRANGEBYSCORE', gone, '-inf', string.format('%.0f', tonumber(ARGV[2]) - tonumber(ARGV[3])))
 return status

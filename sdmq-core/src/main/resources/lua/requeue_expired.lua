@@ -2,9 +2,10 @@
 -- the priority offset added, as at push), or out of
 -- the bucket as dead once attempts reach maxAttempts. After delivery n the backoff is retry delay n
 -- (1-based), clamped to the last; the message's own delays, else the server default.
--- KEYS: meta hash, delay zset, reserved zset.  ARGV: now, limit, default retry delays as 'd1,d2,...'.
+-- KEYS: meta hash, delay zset, reserved zset, gone zset.
+-- ARGV: now, limit, default retry delays as 'd1,d2,...', how long (ms) gone ids are kept.
 -- Returns { next reservation deadline or '', { id1, attempts1, due1, ... }, { dead meta JSON, ... } }.
-local meta, delay, reserved = KEYS[1], KEYS[2], KEYS[3]
+local meta, delay, reserved, gone = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local now = tonumber(ARGV[1])
 local defaults = {}
 for d in string.gmatch(ARGV[3], '[^,]+') do
@@ -28,6 +29,7 @@ for _, id in ipairs(ids) do
     local message = cjson.decode(json)
     if message.a >= message.ma then
       redis.call('HDEL', meta, id)
+      redis.call('ZADD', gone, ARGV[1], id)
       dead[#dead + 1] = json
     else
       local due = string.format('%.0f', now + backoff(message))
@@ -39,6 +41,9 @@ for _, id in ipairs(ids) do
       requeued[#requeued + 1] = due
     end
   end
+end
+if #dead > 0 then
+  redis.call('ZREMRANGEBYSCORE', gone, '-inf', string.format('%.0f', now - tonumber(ARGV[4])))
 end
 local head = redis.call('ZRANGE', reserved, 0, 0, 'WITHSCORES')
 local next_deadline = ''

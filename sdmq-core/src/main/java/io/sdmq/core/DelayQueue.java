@@ -26,6 +26,15 @@ public interface DelayQueue {
     void finish(long id);
 
     /**
+     * Rebuilds Redis from MySQL without deleting anything: every non-terminal message Redis does not hold is put
+     * back; an overdue one is due now ({@code expire}) or marked EXPIRED (not {@code expire}).
+     */
+    RestoreCounts restore(boolean expire);
+
+    /** The same for one message. */
+    RestoreOutcome restoreJob(long id, boolean expire);
+
+    /**
      * @param id        the message's id
      * @param duplicate true when the {@code (topic, bizKey)} was taken and nothing changed
      */

@@ -19,14 +19,16 @@ import java.util.Objects;
  * @param maxWait         longest a long-poll may wait
  * @param readySweep      how often topics with waiting consumers are checked for ready messages (repairs a lost
  *                        notification)
+ * @param recovery        restore, reconcile and retention settings
  */
 public record EngineSettings(PushRules pushRules, String host, int moveBatch, Duration maxSleep, int journalCapacity,
                              int journalBatch, Duration writeTimeout, int maxPopCount, Duration maxWait,
-                             Duration readySweep) {
+                             Duration readySweep, RecoverySettings recovery) {
 
     public EngineSettings {
         Objects.requireNonNull(pushRules, "pushRules");
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(recovery, "recovery");
         if (moveBatch < 1 || journalCapacity < 1 || journalBatch < 1 || maxPopCount < 1) {
             throw new IllegalArgumentException("engine batch sizes and capacities must be positive");
         }

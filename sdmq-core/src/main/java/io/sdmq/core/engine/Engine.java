@@ -13,6 +13,8 @@ import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
 import io.sdmq.core.DelayQueue;
 import io.sdmq.core.EngineSettings;
+import io.sdmq.core.RestoreCounts;
+import io.sdmq.core.RestoreOutcome;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ReadySignal;
 import io.sdmq.core.spi.ScheduleStore;
@@ -94,7 +96,7 @@ public final class Engine implements DelayQueue, AutoCloseable {
     @Override
     public void delete(long id) {
         int bucket = bucketOf(id);
-        Optional<MessageStatus> was = store.delete(bucket, id);
+        Optional<MessageStatus> was = store.delete(bucket, id, clock.millis());
         if (was.isPresent()) {
             commit(Transition.of(id, was.get(), MessageStatus.DELETED, clock.millis(), store.bucketName(bucket)));
             return;
@@ -119,13 +121,23 @@ public final class Engine implements DelayQueue, AutoCloseable {
     @Override
     public void finish(long id) {
         int bucket = bucketOf(id);
-        if (store.finish(bucket, id)) {
+        if (store.finish(bucket, id, clock.millis())) {
             commit(Transition.of(id, MessageStatus.RESERVED, MessageStatus.FINISHED, clock.millis(),
                     store.bucketName(bucket)));
             return;
         }
         pending(id, "finish");
         throw new MessageStateException(id, "is not reserved (not popped yet, or its time-to-run expired)");
+    }
+
+    @Override
+    public RestoreCounts restore(boolean expire) {
+        return workers.restorer().restoreAll(expire);
+    }
+
+    @Override
+    public RestoreOutcome restoreJob(long id, boolean expire) {
+        return workers.restorer().restoreJob(id, expire);
     }
 
     /** The stored message, unless it is unknown (404) or already terminal (409). */
@@ -150,7 +162,7 @@ public final class Engine implements DelayQueue, AutoCloseable {
         workers.startManual();
     }
 
-    /** Runs the scheduler and the reaper once at the clock's time: for step-wise tests. */
+    /** Runs the reconciler, the scheduler and the reaper once at the clock's time: for step-wise tests. */
     void runOnce() {
         workers.runOnce();
     }

@@ -1,6 +1,7 @@
 package io.sdmq.core.engine;
 
 import io.sdmq.core.EngineSettings;
+import io.sdmq.core.RecoverySettings;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ReadySignal;
 import io.sdmq.core.spi.ScheduleStore;
@@ -31,8 +32,12 @@ final class Workers {
     private final MoveDueMessages scheduler;
     private final RequeueExpiredReservations reaper;
     private final WaitingConsumers consumers;
+    private final RestoreFromLog restorer;
     private final TimedLoop schedulerLoop;
     private final TimedLoop reaperLoop;
+    private final ReconcileWithLog reconciler;
+    private final TimedLoop reconcileLoop;
+    private final TimedLoop purgeLoop;
     private final ExecutorService drainer = Executors.newFixedThreadPool(DRAIN_THREADS, daemon("sdmq-pop"));
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("sdmq-timer"));
     private final BucketLocks locks;
@@ -56,8 +61,15 @@ final class Workers {
         this.scheduler = new MoveDueMessages(store, journal, this::ready, locks, settings.moveBatch(), refreshMs);
         this.reaper = new RequeueExpiredReservations(store, journal, scheduler, settings.moveBatch(), refreshMs);
         this.consumers = new WaitingConsumers(store, journal, this::reserved, locks, clock, drainer, timer);
+        this.restorer = new RestoreFromLog(store, messageLog, this, clock);
         this.schedulerLoop = new TimedLoop("sdmq-scheduler", scheduler, clock, refreshMs);
         this.reaperLoop = new TimedLoop("sdmq-reaper", reaper, clock, refreshMs);
+        RecoverySettings recovery = settings.recovery();
+        this.reconciler = new ReconcileWithLog(messageLog, restorer, recovery);
+        this.reconcileLoop = new TimedLoop("sdmq-reconciler", reconciler, clock,
+                recovery.reconcileInterval().toMillis());
+        this.purgeLoop = recovery.retention().isZero() ? null
+                : new TimedLoop("sdmq-retention", new PurgeOldMessages(messageLog, recovery), clock, 60_000);
     }
 
     /**
@@ -89,10 +101,21 @@ final class Workers {
         return consumers;
     }
 
+    RestoreFromLog restorer() {
+        return restorer;
+    }
+
     void start() {
         startManual();
         schedulerLoop.start();
         reaperLoop.start();
+        reconcileLoop.start();
+        if (purgeLoop != null) {
+            purgeLoop.start();
+        }
+        if (settings.recovery().autoRestore()) {
+            daemon("sdmq-auto-restore").newThread(this::restoreEmptyBuckets).start();
+        }
         long sweepMs = settings.readySweep().toMillis();
         timer.scheduleWithFixedDelay(this::sweep, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
         log.info("engine started: {} buckets, host {}", store.buckets(), settings.host());
@@ -113,6 +136,10 @@ final class Workers {
     void stop() {
         schedulerLoop.stop();
         reaperLoop.stop();
+        reconcileLoop.stop();
+        if (purgeLoop != null) {
+            purgeLoop.stop();
+        }
         timer.shutdownNow();
         drainer.shutdownNow();
         signal.close();
@@ -151,6 +178,7 @@ final class Workers {
 
     void runOnce() {
         long now = clock.millis();
+        reconciler.runOnce(now);
         scheduler.runOnce(now);
         reaper.runOnce(now);
     }
@@ -163,6 +191,15 @@ final class Workers {
     private void reserved(int bucket, long deadline) {
         if (reaper.reserved(bucket, deadline)) {
             reaperLoop.wake();
+        }
+    }
+
+    private void restoreEmptyBuckets() {
+        try {
+            restorer.restoreEmptyBuckets();
+        } catch (RuntimeException e) {
+            log.warn("could not restore empty buckets at start ({}); the reconciler repairs overdue messages",
+                    e.toString());
         }
     }
 

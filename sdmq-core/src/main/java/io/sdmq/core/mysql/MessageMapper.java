@@ -1,10 +1,12 @@
 package io.sdmq.core.mysql;
 
+import org.apache.ibatis.annotations.Delete;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
 
+import java.time.LocalDateTime;
 import java.util.List;
 
 /** The SQL of {@link MybatisMessageLog}; portable between MySQL 8.0+ and MariaDB 10.6+. */
@@ -61,6 +63,51 @@ interface MessageMapper {
                 due_time, status, attempts, update_time
             FROM sdmq_message WHERE id = #{id}""")
     MessageRow findMessage(@Param("id") long id);
+
+    @Select("""
+            SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
+                due_time, status, attempts, update_time
+            FROM sdmq_message
+            WHERE status IN ('WAIT_PUT', 'DELAY', 'READY', 'RESERVED') AND id > #{afterId}
+            ORDER BY id LIMIT #{limit}""")
+    List<MessageRow> findPending(@Param("afterId") long afterId, @Param("limit") int limit);
+
+    @Select("""
+            SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
+                due_time, status, attempts, update_time
+            FROM sdmq_message
+            WHERE status = 'WAIT_PUT' AND update_time < #{updatedBefore}
+            ORDER BY due_time LIMIT #{limit}""")
+    List<MessageRow> findWaitPut(@Param("updatedBefore") LocalDateTime updatedBefore, @Param("limit") int limit);
+
+    @Select("""
+            SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
+                due_time, status, attempts, update_time
+            FROM sdmq_message
+            WHERE status IN ('DELAY', 'READY', 'RESERVED') AND due_time < #{dueBefore} AND id > #{afterId}
+            ORDER BY id LIMIT #{limit}""")
+    List<MessageRow> findOverdue(@Param("dueBefore") LocalDateTime dueBefore, @Param("afterId") long afterId,
+                                 @Param("limit") int limit);
+
+    @Select("""
+            SELECT id FROM sdmq_message
+            WHERE status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED') AND update_time < #{updatedBefore}
+            ORDER BY update_time LIMIT #{limit}""")
+    List<Long> findPurgeable(@Param("updatedBefore") LocalDateTime updatedBefore, @Param("limit") int limit);
+
+    @Delete("""
+            <script>
+            DELETE FROM sdmq_message_log WHERE message_id IN
+            <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach>
+            </script>""")
+    int deleteLogs(@Param("ids") List<Long> ids);
+
+    @Delete("""
+            <script>
+            DELETE FROM sdmq_message WHERE status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED') AND id IN
+            <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach>
+            </script>""")
+    int deleteMessages(@Param("ids") List<Long> ids);
 
     @Select("""
             SELECT message_id, from_status, to_status, changed_at, bucket, host, thread, note

@@ -82,6 +82,39 @@ public final class MybatisMessageLog implements MessageLog {
     }
 
     @Override
+    public List<StoredMessage> findPending(long afterId, int limit) {
+        return read("page pending messages", mapper -> stored(mapper.findPending(afterId, limit)));
+    }
+
+    @Override
+    public List<StoredMessage> findWaitPut(long updatedBefore, int limit) {
+        return read("find WAIT_PUT messages", mapper -> stored(mapper.findWaitPut(Rows.utc(updatedBefore), limit)));
+    }
+
+    @Override
+    public List<StoredMessage> findOverdue(long dueBefore, long afterId, int limit) {
+        return read("find overdue messages",
+                mapper -> stored(mapper.findOverdue(Rows.utc(dueBefore), afterId, limit)));
+    }
+
+    @Override
+    public int purgeTerminal(long updatedBefore, int limit) {
+        return inTransaction("purge terminal messages", ExecutorType.SIMPLE, session -> {
+            MessageMapper mapper = session.getMapper(MessageMapper.class);
+            List<Long> ids = mapper.findPurgeable(Rows.utc(updatedBefore), limit);
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            mapper.deleteLogs(ids);
+            return mapper.deleteMessages(ids);
+        });
+    }
+
+    private static List<StoredMessage> stored(List<MessageRow> rows) {
+        return rows.stream().map(Rows::stored).toList();
+    }
+
+    @Override
     public List<Transition> history(long id) {
         return read("read the history of message " + id,
                 mapper -> mapper.findLogs(id).stream().map(Rows::transition).toList());

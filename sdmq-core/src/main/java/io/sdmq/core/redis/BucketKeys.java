@@ -20,6 +20,11 @@ record BucketKeys(String prefix, int bucket) {
         return base() + ":reserved";
     }
 
+    /** Ids finished, deleted or dead a moment ago, with when. */
+    String gone() {
+        return base() + ":gone";
+    }
+
     /** The ready-list key of a topic is this prefix followed by the topic. */
     String readyPrefix() {
         return base() + ":ready:";
@@ -36,10 +41,6 @@ record BucketKeys(String prefix, int bucket) {
 
     List<String> metaAndDelay() {
         return List.of(meta(), delay());
-    }
-
-    List<String> metaDelayAndReserved() {
-        return List.of(meta(), delay(), reserved());
     }
 
     private String base() {

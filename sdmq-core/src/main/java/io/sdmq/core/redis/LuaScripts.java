@@ -13,6 +13,7 @@ final class LuaScripts {
     static final RedisScript<List<Object>> POP = load("pop", listType());
     static final RedisScript<Long> FINISH = load("finish", Long.class);
     static final RedisScript<String> DELETE = load("delete", String.class);
+    static final RedisScript<Long> RESTORE_ONE = load("restore_one", Long.class);
     static final RedisScript<List<Object>> REQUEUE_EXPIRED = load("requeue_expired", listType());
     static final RedisScript<Long> COMPARE_AND_PEXPIRE = load("compare_and_pexpire", Long.class);
     static final RedisScript<Long> COMPARE_AND_DEL = load("compare_and_del", Long.class);

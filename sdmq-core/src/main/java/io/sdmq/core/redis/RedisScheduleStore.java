@@ -85,22 +85,51 @@ public final class RedisScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public boolean finish(int bucket, long id) {
+    public boolean finish(int bucket, long id, long now) {
         BucketKeys keys = keys(bucket);
-        Long finished = redis.execute(LuaScripts.FINISH, List.of(keys.meta(), keys.reserved()), Long.toString(id));
+        Long finished = redis.execute(LuaScripts.FINISH, List.of(keys.meta(), keys.reserved(), keys.gone()),
+                Long.toString(id), Long.toString(now), Long.toString(GONE_MS));
         return Long.valueOf(1).equals(finished);
     }
 
     @Override
-    public Optional<MessageStatus> delete(int bucket, long id) {
-        String status = redis.execute(LuaScripts.DELETE, keys(bucket).metaDelayAndReserved(), Long.toString(id));
+    public Optional<MessageStatus> delete(int bucket, long id, long now) {
+        BucketKeys keys = keys(bucket);
+        String status = redis.execute(LuaScripts.DELETE, List.of(keys.meta(), keys.delay(), keys.reserved(),
+                keys.gone()), Long.toString(id), Long.toString(now), Long.toString(GONE_MS));
         return status == null || status.isEmpty() ? Optional.empty() : Optional.of(MessageStatus.valueOf(status));
     }
 
     @Override
+    public Restored restore(int bucket, Message message, long score) {
+        BucketKeys keys = keys(bucket);
+        Long outcome = redis.execute(LuaScripts.RESTORE_ONE, List.of(keys.meta(), keys.delay(), keys.gone()),
+                Long.toString(message.id()), codec.encode(message), Long.toString(score));
+        return switch (outcome == null ? -1 : outcome.intValue()) {
+            case 1 -> Restored.WRITTEN;
+            case 0 -> Restored.PRESENT;
+            case 2 -> Restored.GONE;
+            default -> throw new IllegalStateException("restore_one answered " + outcome + "; this is a bug");
+        };
+    }
+
+    @Override
+    public boolean holds(int bucket, long id) {
+        return redis.opsForHash().hasKey(keys(bucket).meta(), Long.toString(id));
+    }
+
+    @Override
+    public boolean isEmpty(int bucket) {
+        BucketKeys keys = keys(bucket);
+        return redis.countExistingKeys(List.of(keys.meta(), keys.delay(), keys.reserved())) == 0;
+    }
+
+    @Override
     public RequeueResult requeueExpired(int bucket, long now, int limit) {
-        List<Object> reply = redis.execute(LuaScripts.REQUEUE_EXPIRED, keys(bucket).metaDelayAndReserved(),
-                Long.toString(now), Integer.toString(positive(limit, "limit")), defaultRetryDelays);
+        BucketKeys keys = keys(bucket);
+        List<Object> reply = redis.execute(LuaScripts.REQUEUE_EXPIRED, List.of(keys.meta(), keys.delay(),
+                keys.reserved(), keys.gone()), Long.toString(now), Integer.toString(positive(limit, "limit")),
+                defaultRetryDelays, Long.toString(GONE_MS));
         List<String> flat = strings(reply.get(1));
         List<Requeued> requeued = new ArrayList<>(flat.size() / 3);
         for (int i = 0; i < flat.size(); i += 3) {

@@ -29,6 +29,18 @@ public interface MessageLog {
 
     Optional<StoredMessage> find(long id);
 
+    /** Non-terminal messages with an id above {@code afterId}, by id: the keyset pages of a restore. */
+    List<StoredMessage> findPending(long afterId, int limit);
+
+    /** Messages still {@code WAIT_PUT} (Redis did not take them) since before {@code updatedBefore}. */
+    List<StoredMessage> findWaitPut(long updatedBefore, int limit);
+
+    /** Messages in DELAY, READY or RESERVED due before {@code dueBefore}, with an id above {@code afterId}, by id. */
+    List<StoredMessage> findOverdue(long dueBefore, long afterId, int limit);
+
+    /** Deletes up to {@code limit} terminal messages last changed before {@code updatedBefore}, and their log rows. */
+    int purgeTerminal(long updatedBefore, int limit);
+
     /** A message's transitions, oldest first. */
     List<Transition> history(long id);
 }

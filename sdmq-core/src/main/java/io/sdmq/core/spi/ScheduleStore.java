@@ -37,11 +37,26 @@ public interface ScheduleStore {
      */
     List<Message> pop(int bucket, String topic, int count, long now);
 
+    /** How long the id of a finished, deleted or dead message is remembered, so a racing restore skips it. */
+    long GONE_MS = 5 * 60_000L;
+
     /** Ends a reservation and forgets the message. False when it was not reserved (unknown, pending, or done). */
-    boolean finish(int bucket, long id);
+    boolean finish(int bucket, long id, long now);
 
     /** Forgets a message wherever it is in the bucket; the status it had, or empty when the bucket does not hold it. */
-    Optional<MessageStatus> delete(int bucket, long id);
+    Optional<MessageStatus> delete(int bucket, long id, long now);
+
+    /**
+     * Puts a message from MySQL back into its bucket's delay set at {@code score}, unless the bucket holds it or it
+     * finished, was deleted or died less than {@link #GONE_MS} ago.
+     */
+    Restored restore(int bucket, Message message, long score);
+
+    /** True when the bucket holds the message (pending, ready or reserved). */
+    boolean holds(int bucket, long id);
+
+    /** True when the bucket holds no message at all. */
+    boolean isEmpty(int bucket);
 
     /**
      * Reservations whose deadline is &lt;= now: back to the delay set at {@code now + backoff}, or out of Redis as
@@ -54,6 +69,8 @@ public interface ScheduleStore {
 
     /** The topics that have a ready list in a bucket. */
     Set<String> readyTopics(int bucket);
+
+    enum Restored { WRITTEN, PRESENT, GONE }
 
     /**
      * @param moved     what moved, in score order

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /** The message log in memory, for engine unit tests; held to the same contract as the MySQL one (the log keeps no attempts or due times). */
 public final class InMemoryMessageLog implements MessageLog {
@@ -68,6 +69,41 @@ public final class InMemoryMessageLog implements MessageLog {
     @Override
     public synchronized Optional<StoredMessage> find(long id) {
         return Optional.ofNullable(rows.get(id));
+    }
+
+    @Override
+    public synchronized List<StoredMessage> findPending(long afterId, int limit) {
+        return select(r -> !r.status().isTerminal() && r.message().id() > afterId, limit);
+    }
+
+    @Override
+    public synchronized List<StoredMessage> findWaitPut(long updatedBefore, int limit) {
+        return rows.values().stream()
+                .filter(r -> r.status() == MessageStatus.WAIT_PUT && r.updateTime() < updatedBefore)
+                .sorted(Comparator.comparingLong(r -> r.message().dueTime())).limit(limit).toList();
+    }
+
+    @Override
+    public synchronized List<StoredMessage> findOverdue(long dueBefore, long afterId, int limit) {
+        return select(r -> !r.status().isTerminal() && r.status() != MessageStatus.WAIT_PUT
+                && r.message().dueTime() < dueBefore && r.message().id() > afterId, limit);
+    }
+
+    @Override
+    public synchronized int purgeTerminal(long updatedBefore, int limit) {
+        List<Long> ids = rows.values().stream()
+                .filter(r -> r.status().isTerminal() && r.updateTime() < updatedBefore)
+                .sorted(Comparator.comparingLong(StoredMessage::updateTime)).limit(limit)
+                .map(r -> r.message().id()).toList();
+        ids.forEach(rows::remove);
+        log.removeIf(t -> ids.contains(t.messageId()));
+        keys.values().removeIf(ids::contains);
+        return ids.size();
+    }
+
+    private List<StoredMessage> select(Predicate<StoredMessage> filter, int limit) {
+        return rows.values().stream().filter(filter)
+                .sorted(Comparator.comparingLong(r -> r.message().id())).limit(limit).toList();
     }
 
     @Override

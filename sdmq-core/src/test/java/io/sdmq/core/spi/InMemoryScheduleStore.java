@@ -39,6 +39,12 @@ public final class InMemoryScheduleStore implements ScheduleStore {
         final TreeSet<Entry> reserved = new TreeSet<>(Entry.ORDER);
         final Map<Long, Entry> reservedById = new HashMap<>();
         final Map<String, Deque<Long>> ready = new HashMap<>();
+        final Map<Long, Long> gone = new HashMap<>();
+
+        void forget(long id, long now) {
+            gone.put(id, now);
+            gone.values().removeIf(time -> time < now - GONE_MS);
+        }
 
         void add(TreeSet<Entry> set, Map<Long, Entry> index, long id, long time) {
             Entry entry = new Entry(id, time);
@@ -49,6 +55,13 @@ public final class InMemoryScheduleStore implements ScheduleStore {
         boolean remove(TreeSet<Entry> set, Map<Long, Entry> index, long id) {
             Entry entry = index.remove(id);
             return entry != null && set.remove(entry);
+        }
+    }
+
+    /** Loses everything, as Redis does on FLUSHALL or a restart without persistence. */
+    public synchronized void loseEverything() {
+        for (int b = 0; b < buckets.length; b++) {
+            buckets[b] = new Bucket();
         }
     }
 
@@ -108,18 +121,20 @@ public final class InMemoryScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public synchronized boolean finish(int bucket, long id) {
+    public synchronized boolean finish(int bucket, long id, long now) {
         Bucket b = buckets[bucket];
         if (!b.remove(b.reserved, b.reservedById, id)) {
             return false;
         }
         b.meta.remove(id);
+        b.forget(id, now);
         return true;
     }
 
     @Override
-    public synchronized Optional<MessageStatus> delete(int bucket, long id) {
+    public synchronized Optional<MessageStatus> delete(int bucket, long id, long now) {
         Bucket b = buckets[bucket];
+        b.forget(id, now);
         if (b.meta.remove(id) == null) {
             return Optional.empty();
         }
@@ -143,6 +158,7 @@ public final class InMemoryScheduleStore implements ScheduleStore {
             }
             if (m.attempts() >= m.maxAttempts()) {
                 b.meta.remove(id);
+                b.forget(id, now);
                 dead.add(m);
                 continue;
             }
@@ -153,6 +169,31 @@ public final class InMemoryScheduleStore implements ScheduleStore {
             requeued.add(new Requeued(id, m.attempts(), due));
         }
         return new RequeueResult(requeued, dead, b.reserved.isEmpty() ? NONE : b.reserved.first().time());
+    }
+
+    @Override
+    public synchronized Restored restore(int bucket, Message message, long score) {
+        Bucket b = buckets[bucket];
+        if (b.meta.containsKey(message.id())) {
+            return Restored.PRESENT;
+        }
+        if (b.gone.containsKey(message.id())) {
+            return Restored.GONE;
+        }
+        b.meta.put(message.id(), message);
+        b.add(b.delay, b.delayById, message.id(), score);
+        return Restored.WRITTEN;
+    }
+
+    @Override
+    public synchronized boolean holds(int bucket, long id) {
+        return buckets[bucket].meta.containsKey(id);
+    }
+
+    @Override
+    public synchronized boolean isEmpty(int bucket) {
+        Bucket b = buckets[bucket];
+        return b.meta.isEmpty() && b.delay.isEmpty() && b.reserved.isEmpty();
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static io.sdmq.common.MessageStatus.DEAD;
 import static io.sdmq.common.MessageStatus.DELAY;
+import static io.sdmq.common.MessageStatus.DELETED;
 import static io.sdmq.common.MessageStatus.EXPIRED;
 import static io.sdmq.common.MessageStatus.FINISHED;
 import static io.sdmq.common.MessageStatus.READY;
@@ -247,6 +248,73 @@ public abstract class MessageLogContract {
         for (Message m : List.of(messages.get(0), messages.get(499), messages.get(500), messages.get(999))) {
             assertThat(log.find(m.id())).contains(new StoredMessage(m, DELAY, T0 + 1));
         }
+    }
+
+    @Test
+    void pending_messages_are_paged_by_id_without_terminal_ones() {
+        Message a = stored(message("order", null));
+        Message b = stored(message("order", null));
+        Message c = stored(message("order", null));
+        Message d = stored(message("order", null));
+        log.apply(List.of(Transition.of(b.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
+                Transition.of(c.id(), WAIT_PUT, DELETED, T0 + 1, BUCKET)));
+
+        assertThat(ids(log.findPending(0, 2))).containsExactly(a.id(), b.id());
+        assertThat(ids(log.findPending(b.id(), 2))).containsExactly(d.id());
+        assertThat(log.findPending(d.id(), 2)).isEmpty();
+    }
+
+    @Test
+    void wait_put_messages_not_changed_since_a_time_are_found_earliest_due_first() {
+        Message later = stored(aMessage().createdAt(T0).due(T0 + 9_000).build());
+        Message sooner = stored(aMessage().createdAt(T0 + 10_000).due(T0 + 12_000).build());
+        Message scheduled = stored(aMessage().createdAt(T0).due(T0 + 1_000).build());
+        log.apply(List.of(Transition.of(scheduled.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET)));
+
+        assertThat(ids(log.findWaitPut(T0 + 1, 10))).containsExactly(later.id());
+        assertThat(ids(log.findWaitPut(T0 + 20_000, 10))).containsExactly(later.id(), sooner.id());
+        assertThat(ids(log.findWaitPut(T0 + 20_000, 1))).containsExactly(later.id());
+    }
+
+    @Test
+    void overdue_messages_are_scheduled_ones_due_before_a_time() {
+        Message delayed = stored(aMessage().createdAt(T0).due(T0 + 5_000).build());
+        Message ready = stored(aMessage().createdAt(T0).due(T0 + 5_000).build());
+        Message waitPut = stored(aMessage().createdAt(T0).due(T0 + 5_000).build());
+        Message notDue = stored(aMessage().createdAt(T0).due(T0 + 60_000).build());
+        Message deleted = stored(aMessage().createdAt(T0).due(T0 + 5_000).build());
+        log.apply(List.of(Transition.of(delayed.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
+                Transition.of(ready.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
+                Transition.of(ready.id(), DELAY, READY, T0 + 5_000, BUCKET),
+                Transition.of(notDue.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
+                Transition.of(deleted.id(), WAIT_PUT, DELETED, T0 + 1, BUCKET)));
+
+        assertThat(ids(log.findOverdue(T0 + 10_000, 0, 10))).containsExactly(delayed.id(), ready.id());
+        assertThat(ids(log.findOverdue(T0 + 10_000, delayed.id(), 10))).containsExactly(ready.id());
+        assertThat(log.findOverdue(T0 + 5_000, 0, 10)).isEmpty();
+        assertThat(log.find(waitPut.id())).isPresent();
+    }
+
+    @Test
+    void purge_deletes_old_terminal_messages_with_their_log_rows() {
+        Message old = stored(message("order", "old"));
+        Message recent = stored(message("order", "recent"));
+        Message pending = stored(message("order", "pending"));
+        log.apply(List.of(Transition.of(old.id(), WAIT_PUT, DELETED, T0 + 1, BUCKET),
+                Transition.of(recent.id(), WAIT_PUT, DELETED, T0 + 100, BUCKET)));
+
+        assertThat(log.purgeTerminal(T0 + 50, 10)).isEqualTo(1);
+        assertThat(log.find(old.id())).isEmpty();
+        assertThat(log.history(old.id())).isEmpty();
+        assertThat(log.find(recent.id())).isPresent();
+        assertThat(log.purgeTerminal(T0 + 1_000, 10)).isEqualTo(1);
+        assertThat(log.purgeTerminal(T0 + 1_000, 10)).isZero();
+        assertThat(log.find(pending.id())).isPresent();
+        assertThat(log.insert(List.of(message("order", "old")))).hasSize(1);
+    }
+
+    private static List<Long> ids(List<StoredMessage> rows) {
+        return rows.stream().map(r -> r.message().id()).toList();
     }
 
     protected static long nextId() {

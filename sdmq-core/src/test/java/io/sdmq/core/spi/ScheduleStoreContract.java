@@ -53,7 +53,7 @@ public abstract class ScheduleStoreContract {
         store.push(1, m);
 
         assertThat(store.moveDue(0, NOW, 10).moved()).isEmpty();
-        assertThat(store.delete(2, m.id())).isEmpty();
+        assertThat(store.delete(2, m.id(), NOW)).isEmpty();
         assertThat(store.moveDue(1, NOW, 10).moved()).containsExactly(new Moved(m.id(), "order"));
     }
 
@@ -165,7 +165,7 @@ public abstract class ScheduleStoreContract {
         store.push(B, deleted);
         store.push(B, kept);
         store.moveDue(B, NOW + 1, 10);
-        store.delete(B, deleted.id());
+        store.delete(B, deleted.id(), NOW);
 
         assertThat(store.readyCount(B, "order")).isEqualTo(2);
         assertThat(store.pop(B, "order", 1, NOW + 1)).containsExactly(kept.withAttempts(1));
@@ -204,14 +204,14 @@ public abstract class ScheduleStoreContract {
         store.push(B, ready);
         store.moveDue(B, NOW, 10);
 
-        assertThat(store.finish(B, delayed.id())).isFalse();
-        assertThat(store.finish(B, ready.id())).isFalse();
-        assertThat(store.finish(B, 12_345L)).isFalse();
+        assertThat(store.finish(B, delayed.id(), NOW)).isFalse();
+        assertThat(store.finish(B, ready.id(), NOW)).isFalse();
+        assertThat(store.finish(B, 12_345L, NOW)).isFalse();
         store.pop(B, "order", 1, NOW);
-        assertThat(store.finish(B, ready.id())).isTrue();
-        assertThat(store.finish(B, ready.id())).isFalse();
-        assertThat(store.delete(B, ready.id())).isEmpty();
-        assertThat(store.delete(B, delayed.id())).contains(MessageStatus.DELAY);
+        assertThat(store.finish(B, ready.id(), NOW)).isTrue();
+        assertThat(store.finish(B, ready.id(), NOW)).isFalse();
+        assertThat(store.delete(B, ready.id(), NOW)).isEmpty();
+        assertThat(store.delete(B, delayed.id(), NOW)).contains(MessageStatus.DELAY);
     }
 
     @Test
@@ -220,7 +220,7 @@ public abstract class ScheduleStoreContract {
         store.push(B, m);
         store.moveDue(B, NOW, 10);
         store.pop(B, "order", 1, NOW);
-        store.finish(B, m.id());
+        store.finish(B, m.id(), NOW);
 
         assertThat(store.requeueExpired(B, NOW + 60_000, 10))
                 .isEqualTo(new RequeueResult(List.of(), List.of(), ScheduleStore.NONE));
@@ -236,11 +236,11 @@ public abstract class ScheduleStoreContract {
         store.moveDue(B, NOW, 10);
         store.pop(B, "mail", 1, NOW);
 
-        assertThat(store.delete(B, delayed.id())).contains(MessageStatus.DELAY);
-        assertThat(store.delete(B, ready.id())).contains(MessageStatus.READY);
-        assertThat(store.delete(B, reserved.id())).contains(MessageStatus.RESERVED);
-        assertThat(store.delete(B, reserved.id())).isEmpty();
-        assertThat(store.delete(B, 999L)).isEqualTo(Optional.empty());
+        assertThat(store.delete(B, delayed.id(), NOW)).contains(MessageStatus.DELAY);
+        assertThat(store.delete(B, ready.id(), NOW)).contains(MessageStatus.READY);
+        assertThat(store.delete(B, reserved.id(), NOW)).contains(MessageStatus.RESERVED);
+        assertThat(store.delete(B, reserved.id(), NOW)).isEmpty();
+        assertThat(store.delete(B, 999L, NOW)).isEqualTo(Optional.empty());
     }
 
     @Test
@@ -251,8 +251,8 @@ public abstract class ScheduleStoreContract {
         store.push(B, reserved);
         store.moveDue(B, NOW, 10);
         store.pop(B, "order", 1, NOW);
-        store.delete(B, delayed.id());
-        store.delete(B, reserved.id());
+        store.delete(B, delayed.id(), NOW);
+        store.delete(B, reserved.id(), NOW);
 
         assertThat(store.moveDue(B, NOW + 10_000, 10)).isEqualTo(new MoveResult(List.of(), ScheduleStore.NONE));
         assertThat(store.requeueExpired(B, NOW + 10_000, 10).requeued()).isEmpty();
@@ -270,7 +270,7 @@ public abstract class ScheduleStoreContract {
         assertThat(store.requeueExpired(B, NOW + 2_000, 10))
                 .isEqualTo(new RequeueResult(List.of(new Requeued(m.id(), 1, NOW + 3_000)), List.of(),
                         ScheduleStore.NONE));
-        assertThat(store.finish(B, m.id())).isFalse();
+        assertThat(store.finish(B, m.id(), NOW)).isFalse();
         assertThat(store.moveDue(B, NOW + 2_999, 10).nextScore()).isEqualTo(NOW + 3_000);
         assertThat(store.moveDue(B, NOW + 3_000, 10).moved()).containsExactly(new Moved(m.id(), "order"));
         assertThat(store.pop(B, "order", 1, NOW + 3_000))
@@ -322,7 +322,7 @@ public abstract class ScheduleStoreContract {
 
         assertThat(result).isEqualTo(new RequeueResult(List.of(),
                 List.of(m.withDueTime(NOW + 1_000).withAttempts(2)), ScheduleStore.NONE));
-        assertThat(store.delete(B, m.id())).isEmpty();
+        assertThat(store.delete(B, m.id(), NOW)).isEmpty();
         assertThat(store.moveDue(B, NOW + 100_000, 10).moved()).isEmpty();
     }
 
@@ -337,6 +337,61 @@ public abstract class ScheduleStoreContract {
         assertThat(requeued.dueTime()).isEqualTo(NOW + 1_007);
         assertThat(store.moveDue(B, NOW + 1_013, 10).moved()).isEmpty();
         assertThat(store.moveDue(B, NOW + 1_014, 10).moved()).containsExactly(new Moved(m.id(), "order"));
+    }
+
+    @Test
+    void restore_writes_an_absent_message_at_the_given_score_and_leaves_a_present_one() {
+        Message held = aMessage().due(NOW + 60_000).build();
+        Message lost = aMessage().due(NOW + 60_000).build();
+        store.push(B, held);
+
+        assertThat(store.restore(B, held, NOW)).isEqualTo(ScheduleStore.Restored.PRESENT);
+        assertThat(store.restore(B, lost, NOW + 5)).isEqualTo(ScheduleStore.Restored.WRITTEN);
+        assertThat(store.restore(B, lost, NOW + 5)).isEqualTo(ScheduleStore.Restored.PRESENT);
+        assertThat(store.holds(B, lost.id())).isTrue();
+        assertThat(store.moveDue(B, NOW + 5, 10).moved()).containsExactly(new Moved(lost.id(), "order"));
+    }
+
+    @Test
+    void restore_skips_a_message_finished_deleted_or_dead_a_moment_ago() {
+        Message finished = aMessage().due(NOW).build();
+        Message deleted = aMessage().due(NOW).build();
+        Message dead = aMessage().due(NOW).maxAttempts(1).ttr(1_000).build();
+        store.push(B, finished);
+        store.push(B, deleted);
+        store.push(B, dead);
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "order", 3, NOW);
+        store.finish(B, finished.id(), NOW);
+        store.delete(B, deleted.id(), NOW);
+        assertThat(store.requeueExpired(B, NOW + 1_000, 10).dead()).hasSize(1);
+
+        for (Message m : List.of(finished, deleted, dead)) {
+            assertThat(store.restore(B, m, NOW + 2_000)).isEqualTo(ScheduleStore.Restored.GONE);
+            assertThat(store.holds(B, m.id())).isFalse();
+        }
+    }
+
+    @Test
+    void gone_ids_are_forgotten_after_a_while() {
+        Message old = aMessage().due(NOW).build();
+        store.push(B, old);
+        store.delete(B, old.id(), NOW);
+        store.delete(B, 42L, NOW + ScheduleStore.GONE_MS + 1);
+
+        assertThat(store.restore(B, old, NOW)).isEqualTo(ScheduleStore.Restored.WRITTEN);
+    }
+
+    @Test
+    void a_bucket_is_empty_until_it_holds_a_message() {
+        assertThat(store.isEmpty(B)).isTrue();
+        Message m = aMessage().due(NOW).build();
+        store.push(B, m);
+        assertThat(store.isEmpty(B)).isFalse();
+        assertThat(store.holds(B, m.id())).isTrue();
+        assertThat(store.isEmpty(B + 1)).isTrue();
+        store.delete(B, m.id(), NOW);
+        assertThat(store.isEmpty(B)).isTrue();
     }
 
     @Test

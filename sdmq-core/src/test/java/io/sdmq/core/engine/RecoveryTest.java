@@ -1,0 +1,194 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageNotFoundException;
+import io.sdmq.common.MessageStateException;
+import io.sdmq.common.PushRequest;
+import io.sdmq.common.PushRules;
+import io.sdmq.common.Transition;
+import io.sdmq.common.UnavailableException;
+import io.sdmq.core.EngineSettings;
+import io.sdmq.core.RecoverySettings;
+import io.sdmq.core.RestoreCounts;
+import io.sdmq.core.RestoreOutcome;
+import io.sdmq.core.SettableClock;
+import io.sdmq.core.spi.InMemoryMessageLog;
+import io.sdmq.core.spi.InMemoryReadySignal;
+import io.sdmq.core.spi.InMemoryScheduleStore;
+import io.sdmq.core.spi.MessageLog;
+import io.sdmq.core.spi.Outage;
+import io.sdmq.core.spi.ScheduleStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.sdmq.common.MessageStatus.DELAY;
+import static io.sdmq.common.MessageStatus.EXPIRED;
+import static io.sdmq.common.MessageStatus.READY;
+import static io.sdmq.common.MessageStatus.RESERVED;
+import static io.sdmq.common.MessageStatus.WAIT_PUT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** Restore, reconciler and outages, driven step by step with a settable clock. */
+class RecoveryTest {
+    private static final long T0 = 1_700_000_000_000L;
+
+    private final SettableClock clock = new SettableClock(T0);
+    private final InMemoryScheduleStore redis = new InMemoryScheduleStore(4, List.of(0L));
+    private final InMemoryMessageLog mysql = new InMemoryMessageLog();
+    private final Outage redisOutage = new Outage();
+    private final Outage mysqlOutage = new Outage();
+    private final AtomicLong ids = new AtomicLong(5_000);
+    private Engine engine;
+
+    @BeforeEach
+    void startEngine() {
+        PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, List.of(0L));
+        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 1_000,
+                Duration.ofSeconds(2), 100, Duration.ofSeconds(60), Duration.ofSeconds(1),
+                RecoverySettings.defaults());
+        engine = new Engine(settings, redisOutage.wrap(ScheduleStore.class, redis),
+                mysqlOutage.wrap(MessageLog.class, mysql), new InMemoryReadySignal(), ids::incrementAndGet, clock);
+        engine.startManual();
+    }
+
+    @AfterEach
+    void stopEngine() {
+        engine.close();
+    }
+
+    @Test
+    void restore_puts_back_what_redis_lost_and_leaves_what_it_holds() {
+        long a = push(10_000);
+        long b = push(20_000);
+        redis.loseEverything();
+        long c = push(5_000);
+
+        assertThat(engine.restore(true)).isEqualTo(new RestoreCounts(3, 2, 1, 0, 0));
+        assertThat(engine.restore(true)).isEqualTo(new RestoreCounts(3, 0, 3, 0, 0));
+        clock.advance(20_000);
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id).containsExactlyInAnyOrder(a, b, c);
+    }
+
+    @Test
+    void with_expire_an_overdue_message_comes_back_due_now() {
+        long a = push(1_000);
+        redis.loseEverything();
+        clock.advance(5_000);
+
+        assertThat(engine.restore(true).restored()).isEqualTo(1);
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id).containsExactly(a);
+    }
+
+    @Test
+    void without_expire_an_overdue_message_ends_expired_and_is_never_delivered() {
+        long overdue = push(1_000);
+        long later = push(60_000);
+        redis.loseEverything();
+        clock.advance(5_000);
+
+        assertThat(engine.restore(false)).isEqualTo(new RestoreCounts(2, 1, 0, 1, 0));
+        assertThat(mysql.find(overdue).orElseThrow().status()).isEqualTo(EXPIRED);
+        clock.advance(60_000);
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id).containsExactly(later);
+    }
+
+    @Test
+    void a_reserved_message_comes_back_due_now_and_a_finished_one_never() {
+        long reserved = push(0);
+        long finished = push(0);
+        engine.runOnce();
+        assertThat(popNow()).hasSize(2);
+        engine.finish(finished);
+        await().until(() -> mysql.find(reserved).orElseThrow().status() == RESERVED);
+        redis.loseEverything();
+
+        assertThat(engine.restore(true)).isEqualTo(new RestoreCounts(1, 1, 0, 0, 0));
+        engine.runOnce();
+        List<Message> again = popNow();
+        assertThat(again).extracting(Message::id).containsExactly(reserved);
+        assertThat(again.get(0).attempts()).isEqualTo(2);
+    }
+
+    @Test
+    void restore_job_answers_per_message() {
+        long lost = push(60_000);
+        redis.loseEverything();
+        long done = push(0);
+        engine.delete(done);
+
+        assertThat(engine.restoreJob(lost, true)).isEqualTo(RestoreOutcome.RESTORED);
+        assertThat(engine.restoreJob(lost, true)).isEqualTo(RestoreOutcome.ALREADY_PRESENT);
+        assertThatThrownBy(() -> engine.restoreJob(77, true)).isInstanceOf(MessageNotFoundException.class);
+        assertThatThrownBy(() -> engine.restoreJob(done, true)).isInstanceOf(MessageStateException.class);
+    }
+
+    @Test
+    void a_push_while_redis_is_down_succeeds_and_the_reconciler_schedules_it_once_redis_is_back() {
+        redisOutage.begin();
+        long id = push(0);
+        assertThat(mysql.find(id).orElseThrow().status()).isEqualTo(WAIT_PUT);
+
+        redisOutage.end();
+        clock.advance(RecoverySettings.defaults().waitPutAge().toMillis() + 1);
+        engine.runOnce();
+
+        assertThat(popNow()).extracting(Message::id).containsExactly(id);
+        await().untilAsserted(() -> assertThat(mysql.history(id)).extracting(Transition::to)
+                .containsExactly(WAIT_PUT, DELAY, READY, RESERVED));
+    }
+
+    @Test
+    void the_reconciler_puts_back_an_overdue_message_redis_lost() {
+        long id = push(1_000);
+        await().until(() -> mysql.find(id).orElseThrow().status() == DELAY);
+        redis.loseEverything();
+        clock.advance(1_001 + RecoverySettings.defaults().grace().toMillis());
+
+        engine.runOnce();
+
+        assertThat(popNow()).extracting(Message::id).containsExactly(id);
+    }
+
+    @Test
+    void a_push_while_mysql_is_down_answers_unavailable_and_writes_nothing_to_redis() {
+        mysqlOutage.begin();
+
+        assertThatThrownBy(() -> push(0)).isInstanceOf(UnavailableException.class);
+        for (int b = 0; b < redis.buckets(); b++) {
+            assertThat(redis.isEmpty(b)).isTrue();
+        }
+        mysqlOutage.end();
+        assertThat(push(0)).isPositive();
+    }
+
+    @Test
+    void retention_purges_old_terminal_messages_only() {
+        long old = push(60_000);
+        engine.delete(old);
+        long pending = push(60_000);
+        PurgeOldMessages purge = new PurgeOldMessages(mysql, RecoverySettings.defaults());
+
+        purge.runOnce(T0 + Duration.ofDays(7).toMillis() + 1);
+
+        assertThat(mysql.find(old)).isEmpty();
+        assertThat(mysql.find(pending)).isPresent();
+    }
+
+    private long push(long delay) {
+        return engine.push(new PushRequest("order", null, "body", delay, null, null, null, null, null)).id();
+    }
+
+    private List<Message> popNow() {
+        return engine.pop("order", 100, Duration.ZERO).join();
+    }
+}
