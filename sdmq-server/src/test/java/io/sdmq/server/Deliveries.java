@@ -32,6 +32,11 @@ final class Deliveries implements AutoCloseable {
 
     /** Starts a consumer of {@code topic} on {@code server} that finishes every message it gets. */
     void consume(RunningServer server, String topic) {
+        consume(server.http(), topic);
+    }
+
+    /** Starts a consumer of {@code topic} on the server behind {@code server} that finishes every message it gets. */
+    void consume(HttpApi server, String topic) {
         consumers.add(threads.submit(() -> {
             while (!stopped.get()) {
                 Reply reply = server.get("/get/" + topic + "?timeout=500&count=50");
@@ -65,6 +70,13 @@ final class Deliveries implements AutoCloseable {
 
     List<String> early() {
         return early;
+    }
+
+    /** Waits until every acknowledgement sent so far was answered, and checks each was 200. */
+    void awaitFinishes() throws Exception {
+        for (Future<Integer> finish : List.copyOf(finishes)) {
+            assertThat(finish.get(10, TimeUnit.SECONDS)).isEqualTo(200);
+        }
     }
 
     /** Stops the consumers and checks every acknowledgement was answered 200. */

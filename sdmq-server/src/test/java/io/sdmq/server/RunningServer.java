@@ -6,26 +6,19 @@ import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A whole sdmq server on a random loopback port, started in this JVM, with a small HTTP client for it. */
 final class RunningServer implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final ConfigurableApplicationContext context;
-    private final String base;
+    private final HttpApi http;
 
     private RunningServer(ConfigurableApplicationContext context) {
         this.context = context;
-        this.base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
+        this.http = new HttpApi("http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port"));
     }
 
     static RunningServer start(TestDatabase db, String redisUrl, String keyPrefix, Map<String, Object> extra) {
@@ -47,30 +40,21 @@ final class RunningServer implements AutoCloseable {
         return context.getBean(type);
     }
 
+    /** The HTTP client for this server, e.g. for {@link Deliveries#consume(HttpApi, String)}. */
+    HttpApi http() {
+        return http;
+    }
+
     Reply post(String path, String json) {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)));
+        return http.post(path, json);
     }
 
     Reply postForm(String path) {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).POST(HttpRequest.BodyPublishers.noBody()));
+        return http.postForm(path);
     }
 
     Reply get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
-    }
-
-    private static Reply send(HttpRequest.Builder request) {
-        try {
-            HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(90)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return new Reply(response.statusCode(), response.body());
-        } catch (IOException e) {
-            throw new IllegalStateException("request failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        return http.get(path);
     }
 
     @Override

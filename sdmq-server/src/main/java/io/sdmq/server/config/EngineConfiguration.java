@@ -4,6 +4,7 @@ import io.sdmq.common.IdGenerator;
 import io.sdmq.common.PushRules;
 import io.sdmq.common.SnowflakeIdGenerator;
 import io.sdmq.core.EngineSettings;
+import io.sdmq.core.RecoverySettings;
 import io.sdmq.core.engine.Engine;
 import io.sdmq.core.mysql.MybatisMessageLog;
 import io.sdmq.core.redis.RedisReadySignal;
@@ -84,7 +85,12 @@ class EngineConfiguration {
                 p.defaultTtr().toMillis(), p.retry().maxAttempts(), retryDelays(p));
         return new EngineSettings(rules, host, p.scheduler().moveBatch(), p.scheduler().maxSleep(),
                 p.journal().capacity(), p.journal().batch(), p.journal().writeTimeout(), p.consumer().maxCount(),
-                p.consumer().maxWait(), p.consumer().readySweep());
+                p.consumer().maxWait(), p.consumer().readySweep(), recovery(p.recovery()));
+    }
+
+    private static RecoverySettings recovery(SdmqProperties.Recovery r) {
+        return new RecoverySettings(r.autoRestore(), r.reconcileInterval(), r.waitPutAge(), r.grace(), r.retention(),
+                r.purgeBatch());
     }
 
     private static List<Long> retryDelays(SdmqProperties p) {

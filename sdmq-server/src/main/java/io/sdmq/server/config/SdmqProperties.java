@@ -21,6 +21,7 @@ import java.util.List;
  * @param scheduler    scheduling loop settings
  * @param journal      MySQL writer settings
  * @param consumer     long-poll settings
+ * @param recovery     restore, reconcile and retention settings
  */
 @ConfigurationProperties("sdmq")
 public record SdmqProperties(
@@ -34,7 +35,8 @@ public record SdmqProperties(
         @DefaultValue Retry retry,
         @DefaultValue Scheduler scheduler,
         @DefaultValue Journal journal,
-        @DefaultValue Consumer consumer) {
+        @DefaultValue Consumer consumer,
+        @DefaultValue Recovery recovery) {
 
     /**
      * @param maxAttempts deliveries before a message is dead
@@ -67,5 +69,18 @@ public record SdmqProperties(
      */
     public record Consumer(@DefaultValue("100") int maxCount, @DefaultValue("60s") Duration maxWait,
                            @DefaultValue("1s") Duration readySweep) {
+    }
+
+    /**
+     * @param autoRestore       at start, restore buckets that are empty in Redis from MySQL
+     * @param reconcileInterval how often WAIT_PUT and overdue-but-missing messages are put back into Redis
+     * @param waitPutAge        how long a message may stay WAIT_PUT before the reconciler schedules it
+     * @param grace             how far past due a message must be before the reconciler checks that Redis holds it
+     * @param retention         how long terminal messages are kept in MySQL; 0 keeps them forever
+     * @param purgeBatch        most messages one retention transaction deletes
+     */
+    public record Recovery(@DefaultValue("true") boolean autoRestore, @DefaultValue("10s") Duration reconcileInterval,
+                           @DefaultValue("5s") Duration waitPutAge, @DefaultValue("60s") Duration grace,
+                           @DefaultValue("7d") Duration retention, @DefaultValue("500") int purgeBatch) {
     }
 }

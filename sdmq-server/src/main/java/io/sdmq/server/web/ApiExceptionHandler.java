@@ -4,6 +4,8 @@ import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.MessageNotFoundException;
 import io.sdmq.common.MessageStateException;
 import io.sdmq.common.PayloadTooLargeException;
+import io.sdmq.common.RestoreInProgressException;
+import io.sdmq.common.SdmqException;
 import io.sdmq.common.UnavailableException;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.slf4j.Logger;
@@ -44,8 +46,8 @@ class ApiExceptionHandler {
         return client(HttpStatus.NOT_FOUND, e.getMessage());
     }
 
-    @ExceptionHandler(MessageStateException.class)
-    ResponseEntity<ApiResponse<Void>> conflict(MessageStateException e) {
+    @ExceptionHandler({MessageStateException.class, RestoreInProgressException.class})
+    ResponseEntity<ApiResponse<Void>> conflict(SdmqException e) {
         return client(HttpStatus.CONFLICT, e.getMessage());
     }
 

@@ -1,0 +1,51 @@
+package io.sdmq.server;
+
+import io.sdmq.server.RunningServer.Reply;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** A small HTTP client for one sdmq server at {@code base}, e.g. {@code http://127.0.0.1:8080}. */
+final class HttpApi {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final String base;
+
+    HttpApi(String base) {
+        this.base = base;
+    }
+
+    String base() {
+        return base;
+    }
+
+    Reply post(String path, String json) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    Reply postForm(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    Reply get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
+    }
+
+    private static Reply send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(90)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return new Reply(response.statusCode(), response.body());
+        } catch (IOException e) {
+            throw new IllegalStateException("request failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}
