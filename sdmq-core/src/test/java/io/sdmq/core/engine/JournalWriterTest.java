@@ -1,0 +1,98 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.UnavailableException;
+import io.sdmq.core.spi.InMemoryMessageLog;
+import io.sdmq.core.spi.MessageLog;
+import io.sdmq.core.spi.Outage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static io.sdmq.core.spi.MessageBuilder.aMessage;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** Group commit: concurrent writers share transactions, and a failed commit fails its callers. */
+class JournalWriterTest {
+    private final ExecutorService callers = Executors.newFixedThreadPool(50);
+    private Thread writerThread;
+
+    @AfterEach
+    void stop() {
+        callers.shutdownNow();
+        if (writerThread != null) {
+            writerThread.interrupt();
+        }
+    }
+
+    @Test
+    void concurrent_inserts_share_one_transaction() throws Exception {
+        InMemoryMessageLog log = new InMemoryMessageLog();
+        CountDownLatch firstCommitHeld = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+        MessageLog slowFirstCommit = recordingInserts(log, batchSizes, firstCommitHeld, release);
+        JournalWriter writer = start(slowFirstCommit);
+
+        Future<Long> first = callers.submit(() -> writer.insert(aMessage().build()));
+        firstCommitHeld.await(5, TimeUnit.SECONDS);
+        List<Future<Long>> others = new ArrayList<>();
+        for (int i = 0; i < 49; i++) {
+            Message m = aMessage().build();
+            others.add(callers.submit(() -> writer.insert(m)));
+        }
+        await().until(() -> writer.pending() == 49);
+        release.countDown();
+
+        first.get(5, TimeUnit.SECONDS);
+        for (Future<Long> other : others) {
+            other.get(5, TimeUnit.SECONDS);
+        }
+        assertThat(batchSizes).containsExactly(1, 49);
+    }
+
+    @Test
+    void a_failed_commit_fails_every_waiting_caller() {
+        Outage outage = new Outage();
+        JournalWriter writer = start(outage.wrap(MessageLog.class, new InMemoryMessageLog()));
+        outage.begin();
+
+        assertThatThrownBy(() -> writer.insert(aMessage().build())).isInstanceOf(UnavailableException.class)
+                .hasMessageContaining("MySQL did not accept the write");
+        outage.end();
+        Message m = aMessage().build();
+        assertThat(writer.insert(m)).isEqualTo(m.id());
+    }
+
+    private JournalWriter start(MessageLog log) {
+        JournalWriter writer = new JournalWriter(log, 1_000, 1_000, Duration.ofSeconds(5));
+        writerThread = new Thread(writer, "journal-under-test");
+        writerThread.start();
+        return writer;
+    }
+
+    private static MessageLog recordingInserts(MessageLog target, List<Integer> sizes, CountDownLatch held,
+                                               CountDownLatch release) {
+        return (MessageLog) Proxy.newProxyInstance(MessageLog.class.getClassLoader(), new Class<?>[] {MessageLog.class},
+                (self, method, args) -> {
+                    if (method.getName().equals("insert")) {
+                        sizes.add(((List<?>) args[0]).size());
+                        held.countDown();
+                        release.await(5, TimeUnit.SECONDS);
+                    }
+                    return method.invoke(target, args);
+                });
+    }
+}
