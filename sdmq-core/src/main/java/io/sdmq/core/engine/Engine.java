@@ -68,7 +68,7 @@ public final class Engine implements DelayQueue, AutoCloseable {
     @Override
     public PushResult push(PushRequest request) {
         Message message = settings.pushRules().toMessage(request, ids.nextId(), clock.millis());
-        long holder = workers.inserts().insert(message);
+        long holder = workers.journals().inserts().insert(message);
         if (holder != message.id()) {
             return new PushResult(holder, true);
         }
@@ -81,7 +81,7 @@ public final class Engine implements DelayQueue, AutoCloseable {
         try {
             workers.locks().shared(bucket, () -> {
                 store.push(bucket, message);
-                workers.journal().record(Transition.of(message.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY,
+                workers.journals().background().record(Transition.of(message.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY,
                         clock.millis(), store.bucketName(bucket)));
                 return null;
             });
@@ -150,7 +150,7 @@ public final class Engine implements DelayQueue, AutoCloseable {
     }
 
     private void commit(Transition transition) {
-        workers.terminals().commit(transition);
+        workers.journals().terminals().commit(transition);
     }
 
     private int bucketOf(long id) {

@@ -82,7 +82,7 @@ final class JournalWriter implements Runnable {
         try {
             return done.get(writeTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw new UnavailableException("MySQL did not accept the write: " + e.getCause().getMessage(), e.getCause());
+            throw new UnavailableException("MySQL is unavailable; nothing was accepted, retry later", e.getCause());
         } catch (TimeoutException e) {
             throw new UnavailableException("MySQL did not commit within " + writeTimeout.toMillis() + " ms", e);
         } catch (InterruptedException e) {
@@ -136,7 +136,7 @@ final class JournalWriter implements Runnable {
                 inserts.get(i).done().complete(ids.get(i));
             }
         } catch (RuntimeException e) {
-            log.error("could not insert {} messages; their pushes answer 503", inserts.size(), e);
+            log.error("could not insert {} messages ({}); their pushes answer 503", inserts.size(), rootCause(e));
             inserts.forEach(w -> w.done().completeExceptionally(e));
         }
     }
@@ -150,8 +150,8 @@ final class JournalWriter implements Runnable {
                 return;
             } catch (RuntimeException e) {
                 if (attempt == ATTEMPTS) {
-                    log.error("could not journal {} transitions after {} attempts; waiting callers answer 503, "
-                            + "the others are left for recovery", transitions.size(), ATTEMPTS, e);
+                    log.error("could not journal {} transitions after {} attempts ({}); waiting callers answer 503, "
+                            + "the others are left for recovery", transitions.size(), ATTEMPTS, rootCause(e));
                     writes.stream().filter(w -> w.done() != null).forEach(w -> w.done().completeExceptionally(e));
                     return;
                 }
@@ -159,6 +159,14 @@ final class JournalWriter implements Runnable {
                 sleepQuietly();
             }
         }
+    }
+
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root.toString();
     }
 
     private static void sleepQuietly() {

@@ -80,16 +80,22 @@ final class RestoreFromLog {
             if (store.holds(bucket, m.id())) {
                 return RestoreOutcome.ALREADY_PRESENT;
             }
-            workers.terminals().commit(Transition.of(m.id(), row.status(), MessageStatus.EXPIRED, now, bucketName)
+            workers.journals().terminals().commit(Transition.of(m.id(), row.status(), MessageStatus.EXPIRED, now, bucketName)
                     .withNote("overdue at restore"));
             return RestoreOutcome.EXPIRED;
         }
         long score = overdue ? now : m.score();
         return switch (store.restore(bucket, m, score)) {
-            case PRESENT -> RestoreOutcome.ALREADY_PRESENT;
+            case PRESENT -> {
+                if (row.status() == MessageStatus.WAIT_PUT) {
+                    workers.journals().background().record(Transition.of(m.id(), MessageStatus.WAIT_PUT,
+                            MessageStatus.DELAY, now, bucketName).withNote("found in Redis"));
+                }
+                yield RestoreOutcome.ALREADY_PRESENT;
+            }
             case GONE -> RestoreOutcome.GONE;
             case WRITTEN -> {
-                workers.journal().record(Transition.of(m.id(), row.status(), MessageStatus.DELAY, now, bucketName)
+                workers.journals().background().record(Transition.of(m.id(), row.status(), MessageStatus.DELAY, now, bucketName)
                         .withNote("restored from MySQL"));
                 workers.scheduled(bucket, score);
                 yield RestoreOutcome.RESTORED;

@@ -77,6 +77,9 @@ final class TimedLoop implements Runnable {
                 lastRun = clock.millis();
                 sleepNanos = Math.min(next * NANOS_PER_MS - epochNanos(), maxSleepMs * NANOS_PER_MS);
             } catch (Throwable t) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
                 log.error("{} failed; will retry in {} ms", name, PAUSE_AFTER_FAILURE_MS, t);
                 sleepNanos = PAUSE_AFTER_FAILURE_MS * NANOS_PER_MS;
             }

@@ -13,9 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** Composes the engine's loops and threads and orders their start and stop. */
 final class Workers {
@@ -26,9 +24,7 @@ final class Workers {
     private final ScheduleStore store;
     private final ReadySignal signal;
     private final Clock clock;
-    private final JournalWriter inserts;
-    private final JournalWriter terminals;
-    private final JournalWriter journal;
+    private final Journals journals;
     private final MoveDueMessages scheduler;
     private final RequeueExpiredReservations reaper;
     private final WaitingConsumers consumers;
@@ -38,12 +34,10 @@ final class Workers {
     private final ReconcileWithLog reconciler;
     private final TimedLoop reconcileLoop;
     private final TimedLoop purgeLoop;
-    private final ExecutorService drainer = Executors.newFixedThreadPool(DRAIN_THREADS, daemon("sdmq-pop"));
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("sdmq-timer"));
+    private final ExecutorService drainer = Executors.newFixedThreadPool(DRAIN_THREADS, Daemons.factory("sdmq-pop"));
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(Daemons.factory("sdmq-timer"));
     private final BucketLocks locks;
-    private Thread insertThread;
-    private Thread terminalThread;
-    private Thread journalThread;
 
     Workers(EngineSettings settings, ScheduleStore store, MessageLog messageLog, ReadySignal signal, Clock clock) {
         this.settings = settings;
@@ -51,12 +45,8 @@ final class Workers {
         this.signal = signal;
         this.clock = clock;
         long refreshMs = settings.maxSleep().toMillis();
-        this.inserts = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
-                settings.writeTimeout());
-        this.terminals = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
-                settings.writeTimeout());
-        this.journal = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
-                settings.writeTimeout());
+        this.journals = new Journals(messageLog, settings);
+        JournalWriter journal = journals.background();
         this.locks = new BucketLocks(store.buckets());
         this.scheduler = new MoveDueMessages(store, journal, this::ready, locks, settings.moveBatch(), refreshMs);
         this.reaper = new RequeueExpiredReservations(store, journal, scheduler, settings.moveBatch(), refreshMs);
@@ -72,25 +62,8 @@ final class Workers {
                 : new TimedLoop("sdmq-retention", new PurgeOldMessages(messageLog, recovery), clock, 60_000);
     }
 
-    /**
-     * New messages have a writer of their own, so a push waits for one commit and never behind transitions; a
-     * message's transitions are queued only after its insert committed, so their order holds.
-     */
-    JournalWriter inserts() {
-        return inserts;
-    }
-
-    /**
-     * Terminal transitions a caller waits for; they do not wait behind the background ones either. A background
-     * transition that reaches MySQL after a terminal one is logged but cannot move the status out of it.
-     */
-    JournalWriter terminals() {
-        return terminals;
-    }
-
-    /** Background (non-terminal) transitions, in the order they happened. */
-    JournalWriter journal() {
-        return journal;
+    Journals journals() {
+        return journals;
     }
 
     BucketLocks locks() {
@@ -114,7 +87,7 @@ final class Workers {
             purgeLoop.start();
         }
         if (settings.recovery().autoRestore()) {
-            daemon("sdmq-auto-restore").newThread(this::restoreEmptyBuckets).start();
+            Daemons.thread("sdmq-auto-restore", this::restoreEmptyBuckets).start();
         }
         long sweepMs = settings.readySweep().toMillis();
         timer.scheduleWithFixedDelay(this::sweep, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
@@ -123,12 +96,7 @@ final class Workers {
 
     /** Starts what answers callers (journal, signal, pops) but no loop: tests drive those with {@link #runOnce}. */
     void startManual() {
-        insertThread = daemon("sdmq-insert").newThread(inserts);
-        insertThread.start();
-        terminalThread = daemon("sdmq-terminal").newThread(terminals);
-        terminalThread.start();
-        journalThread = daemon("sdmq-journal").newThread(journal);
-        journalThread.start();
+        journals.start();
         signal.subscribe(consumers::ready);
         findReadyTopics();
     }
@@ -143,31 +111,12 @@ final class Workers {
         timer.shutdownNow();
         drainer.shutdownNow();
         signal.close();
-        stopWriter(insertThread);
-        stopWriter(terminalThread);
-        stopWriter(journalThread);
-        log.info("engine stopped; {} journal writes were pending",
-                journal.pending() + inserts.pending() + terminals.pending());
-    }
-
-    private void stopWriter(Thread writer) {
-        if (writer != null) {
-            writer.interrupt();
-            try {
-                writer.join(settings.writeTimeout().toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        journals.stop();
+        log.info("engine stopped; {} journal writes were pending", journals.pending());
     }
 
     boolean healthy() {
-        return schedulerLoop.healthy() && reaperLoop.healthy() && alive(insertThread) && alive(terminalThread)
-                && alive(journalThread);
-    }
-
-    private static boolean alive(Thread thread) {
-        return thread != null && thread.isAlive();
+        return schedulerLoop.healthy() && reaperLoop.healthy() && journals.alive();
     }
 
     void scheduled(int bucket, long score) {
@@ -221,14 +170,5 @@ final class Workers {
         } catch (Throwable t) {
             log.warn("ready sweep failed ({}); will retry in {} ms", t.toString(), settings.readySweep().toMillis());
         }
-    }
-
-    private static ThreadFactory daemon(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, name + "-" + n.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

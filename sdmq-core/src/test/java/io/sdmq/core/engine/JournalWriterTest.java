@@ -70,7 +70,7 @@ class JournalWriterTest {
         outage.begin();
 
         assertThatThrownBy(() -> writer.insert(aMessage().build())).isInstanceOf(UnavailableException.class)
-                .hasMessageContaining("MySQL did not accept the write");
+                .hasMessageContaining("MySQL is unavailable");
         outage.end();
         Message m = aMessage().build();
         assertThat(writer.insert(m)).isEqualTo(m.id());
