@@ -38,12 +38,17 @@ final class JournalWriter implements Runnable {
         this.writeTimeout = writeTimeout;
     }
 
-    private record Write(Message message, Transition transition, CompletableFuture<Long> done) {
+    private record Write(List<Message> messages, Transition transition, CompletableFuture<List<Long>> done) {
     }
 
     /** Stores a new message as WAIT_PUT; answers the id that holds its (topic, bizKey) once committed. */
     long insert(Message message) {
-        return await(enqueue(new Write(message, null, new CompletableFuture<>())));
+        return insertAll(List.of(message)).get(0);
+    }
+
+    /** Stores new messages as WAIT_PUT in one transaction; answers, in order, the ids holding their keys. */
+    List<Long> insertAll(List<Message> messages) {
+        return await(enqueue(new Write(List.copyOf(messages), null, new CompletableFuture<>())));
     }
 
     /** Applies a transition and waits for its commit (terminal transitions). */
@@ -66,7 +71,7 @@ final class JournalWriter implements Runnable {
         return queue.size();
     }
 
-    private CompletableFuture<Long> enqueue(Write write) {
+    private CompletableFuture<List<Long>> enqueue(Write write) {
         try {
             if (!queue.offer(write, writeTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new UnavailableException("the MySQL write queue is full; retry later", null);
@@ -78,7 +83,7 @@ final class JournalWriter implements Runnable {
         return write.done();
     }
 
-    private long await(CompletableFuture<Long> done) {
+    private List<Long> await(CompletableFuture<List<Long>> done) {
         try {
             return done.get(writeTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -119,7 +124,7 @@ final class JournalWriter implements Runnable {
     }
 
     private void writeAll(List<Write> writes) {
-        List<Write> inserts = writes.stream().filter(w -> w.message() != null).toList();
+        List<Write> inserts = writes.stream().filter(w -> w.messages() != null).toList();
         List<Write> transitions = writes.stream().filter(w -> w.transition() != null).toList();
         if (!inserts.isEmpty()) {
             writeInserts(inserts);
@@ -131,9 +136,12 @@ final class JournalWriter implements Runnable {
 
     private void writeInserts(List<Write> inserts) {
         try {
-            List<Long> ids = messageLog.insert(inserts.stream().map(Write::message).toList());
-            for (int i = 0; i < inserts.size(); i++) {
-                inserts.get(i).done().complete(ids.get(i));
+            List<Long> ids = messageLog.insert(inserts.stream().flatMap(w -> w.messages().stream()).toList());
+            int from = 0;
+            for (Write write : inserts) {
+                int to = from + write.messages().size();
+                write.done().complete(ids.subList(from, to));
+                from = to;
             }
         } catch (RuntimeException e) {
             log.error("could not insert {} messages ({}); their pushes answer 503", inserts.size(), rootCause(e));
@@ -146,7 +154,7 @@ final class JournalWriter implements Runnable {
         for (int attempt = 1; ; attempt++) {
             try {
                 messageLog.apply(transitions);
-                writes.stream().filter(w -> w.done() != null).forEach(w -> w.done().complete(0L));
+                writes.stream().filter(w -> w.done() != null).forEach(w -> w.done().complete(List.of()));
                 return;
             } catch (RuntimeException e) {
                 if (attempt == ATTEMPTS) {

@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -111,6 +112,35 @@ public final class RedisScheduleStore implements ScheduleStore {
             case 2 -> Restored.GONE;
             default -> throw new IllegalStateException("restore_one answered " + outcome + "; this is a bug");
         };
+    }
+
+    @Override
+    public Optional<Nacked> nack(int bucket, long id, long now, Long delayMs) {
+        BucketKeys keys = keys(bucket);
+        List<Object> reply = redis.execute(LuaScripts.NACK, List.of(keys.meta(), keys.delay(), keys.reserved(),
+                keys.gone()), Long.toString(id), Long.toString(now), delayMs == null ? "" : Long.toString(delayMs),
+                defaultRetryDelays, Long.toString(GONE_MS));
+        if (reply == null || reply.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> parts = strings(reply);
+        return Optional.of(new Nacked("DEAD".equals(parts.get(0)), codec.decode(parts.get(1))));
+    }
+
+    @Override
+    public OptionalLong touch(int bucket, long id, long now) {
+        BucketKeys keys = keys(bucket);
+        String deadline = redis.execute(LuaScripts.TOUCH, List.of(keys.meta(), keys.reserved()), Long.toString(id),
+                Long.toString(now));
+        return deadline == null || deadline.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(deadline));
+    }
+
+    @Override
+    public Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body) {
+        BucketKeys keys = keys(bucket);
+        String status = redis.execute(LuaScripts.RESCHEDULE, List.of(keys.meta(), keys.delay(), keys.reserved()),
+                Long.toString(id), Long.toString(dueTime), body == null ? "0" : "1", body == null ? "" : body);
+        return status == null || status.isEmpty() ? Optional.empty() : Optional.of(MessageStatus.valueOf(status));
     }
 
     @Override

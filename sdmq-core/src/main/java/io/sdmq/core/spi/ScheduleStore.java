@@ -5,6 +5,7 @@ import io.sdmq.common.MessageStatus;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -52,6 +53,21 @@ public interface ScheduleStore {
      */
     Restored restore(int bucket, Message message, long score);
 
+    /**
+     * A consumer gives a reserved message back: due again at {@code now + delayMs}, or after its retry policy's
+     * backoff when {@code delayMs} is null, or out as dead when its attempts are exhausted. Empty when not reserved.
+     */
+    Optional<Nacked> nack(int bucket, long id, long now, Long delayMs);
+
+    /** Extends a reservation to {@code now + ttr}; the new deadline, or empty when the message is not reserved. */
+    OptionalLong touch(int bucket, long id, long now);
+
+    /**
+     * Moves a pending message to {@code dueTime} (its priority offset kept), replacing its body when {@code body} is
+     * not null. Answers DELAY when moved, READY or RESERVED when it is past that, empty when the bucket lacks it.
+     */
+    Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body);
+
     /** True when the bucket holds the message (pending, ready or reserved). */
     boolean holds(int bucket, long id);
 
@@ -71,6 +87,10 @@ public interface ScheduleStore {
     Set<String> readyTopics(int bucket);
 
     enum Restored { WRITTEN, PRESENT, GONE }
+
+    /** A nacked message: dead, or due again at its message's due time. */
+    record Nacked(boolean dead, Message message) {
+    }
 
     /**
      * @param moved     what moved, in score order

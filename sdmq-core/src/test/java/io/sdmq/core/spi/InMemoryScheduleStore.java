@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -183,6 +184,54 @@ public final class InMemoryScheduleStore implements ScheduleStore {
         b.meta.put(message.id(), message);
         b.add(b.delay, b.delayById, message.id(), score);
         return Restored.WRITTEN;
+    }
+
+    @Override
+    public synchronized Optional<Nacked> nack(int bucket, long id, long now, Long delayMs) {
+        Bucket b = buckets[bucket];
+        if (!b.remove(b.reserved, b.reservedById, id) || !b.meta.containsKey(id)) {
+            return Optional.empty();
+        }
+        Message m = b.meta.get(id);
+        if (m.attempts() >= m.maxAttempts()) {
+            b.meta.remove(id);
+            b.forget(id, now);
+            return Optional.of(new Nacked(true, m));
+        }
+        List<Long> delays = m.retryDelays() == null || m.retryDelays().isEmpty() ? defaultRetryDelays : m.retryDelays();
+        long wait = delayMs != null ? delayMs : delays.get(Math.min(Math.max(m.attempts(), 1), delays.size()) - 1);
+        Message due = m.withDueTime(now + wait);
+        b.meta.put(id, due);
+        b.add(b.delay, b.delayById, id, due.score());
+        return Optional.of(new Nacked(false, due));
+    }
+
+    @Override
+    public synchronized OptionalLong touch(int bucket, long id, long now) {
+        Bucket b = buckets[bucket];
+        Message m = b.meta.get(id);
+        if (m == null || !b.remove(b.reserved, b.reservedById, id)) {
+            return OptionalLong.empty();
+        }
+        b.add(b.reserved, b.reservedById, id, now + m.ttrMs());
+        return OptionalLong.of(now + m.ttrMs());
+    }
+
+    @Override
+    public synchronized Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body) {
+        Bucket b = buckets[bucket];
+        Message m = b.meta.get(id);
+        if (m == null) {
+            return Optional.empty();
+        }
+        if (!b.remove(b.delay, b.delayById, id)) {
+            return Optional.of(b.reservedById.containsKey(id) ? MessageStatus.RESERVED : MessageStatus.READY);
+        }
+        Message moved = new Message(m.id(), m.topic(), m.bizKey(), body == null ? m.body() : body, m.priority(),
+                m.createTime(), dueTime, m.ttrMs(), m.maxAttempts(), m.retryDelays(), m.attempts());
+        b.meta.put(id, moved);
+        b.add(b.delay, b.delayById, id, moved.score());
+        return Optional.of(MessageStatus.DELAY);
     }
 
     @Override

@@ -395,6 +395,74 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
+    void nack_requeues_after_the_given_delay_or_the_retry_policy() {
+        Message given = aMessage().due(NOW).priority(3).build();
+        Message policy = aMessage().due(NOW).retryDelays(500L, 9_000L).build();
+        store.push(B, given);
+        store.push(B, policy);
+        store.moveDue(B, NOW + 3, 10);
+        store.pop(B, "order", 2, NOW + 3);
+
+        ScheduleStore.Nacked byDelay = store.nack(B, given.id(), NOW + 10, 2_000L).orElseThrow();
+        ScheduleStore.Nacked byPolicy = store.nack(B, policy.id(), NOW + 10, null).orElseThrow();
+
+        assertThat(byDelay.dead()).isFalse();
+        assertThat(byDelay.message().dueTime()).isEqualTo(NOW + 2_010);
+        assertThat(byDelay.message().attempts()).isEqualTo(1);
+        assertThat(byPolicy.message().dueTime()).isEqualTo(NOW + 510);
+        assertThat(store.nack(B, given.id(), NOW + 20, 0L)).isEmpty();
+        assertThat(store.moveDue(B, NOW + 2_012, 10).moved()).extracting(Moved::id).containsExactly(policy.id());
+        assertThat(store.moveDue(B, NOW + 2_013, 10).moved()).extracting(Moved::id).containsExactly(given.id());
+    }
+
+    @Test
+    void nack_of_the_last_attempt_is_dead() {
+        Message m = aMessage().due(NOW).maxAttempts(1).build();
+        store.push(B, m);
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "order", 1, NOW);
+
+        ScheduleStore.Nacked nacked = store.nack(B, m.id(), NOW + 1, null).orElseThrow();
+
+        assertThat(nacked.dead()).isTrue();
+        assertThat(store.holds(B, m.id())).isFalse();
+        assertThat(store.restore(B, m, NOW)).isEqualTo(ScheduleStore.Restored.GONE);
+    }
+
+    @Test
+    void touch_extends_only_a_reservation() {
+        Message m = aMessage().due(NOW).ttr(1_000).build();
+        store.push(B, m);
+        assertThat(store.touch(B, m.id(), NOW)).isEmpty();
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "order", 1, NOW);
+
+        assertThat(store.touch(B, m.id(), NOW + 900)).hasValue(NOW + 1_900);
+        assertThat(store.requeueExpired(B, NOW + 1_000, 10).requeued()).isEmpty();
+        assertThat(store.requeueExpired(B, NOW + 1_900, 10).requeued()).hasSize(1);
+    }
+
+    @Test
+    void reschedule_moves_only_a_pending_message_and_can_replace_its_body() {
+        Message pending = aMessage().due(NOW + 10_000).priority(2).build();
+        Message ready = aMessage().due(NOW).build();
+        store.push(B, pending);
+        store.push(B, ready);
+        store.moveDue(B, NOW, 10);
+
+        assertThat(store.reschedule(B, pending.id(), NOW + 100, "new body")).contains(MessageStatus.DELAY);
+        assertThat(store.reschedule(B, ready.id(), NOW + 100, null)).contains(MessageStatus.READY);
+        assertThat(store.reschedule(B, 4_242L, NOW + 100, null)).isEmpty();
+        store.pop(B, "order", 1, NOW);
+        assertThat(store.reschedule(B, ready.id(), NOW + 100, null)).contains(MessageStatus.RESERVED);
+        assertThat(store.moveDue(B, NOW + 101, 10).moved()).isEmpty();
+        assertThat(store.moveDue(B, NOW + 102, 10).moved()).extracting(Moved::id).containsExactly(pending.id());
+        Message moved = store.pop(B, "order", 1, NOW + 102).get(0);
+        assertThat(moved.body()).isEqualTo("new body");
+        assertThat(moved.dueTime()).isEqualTo(NOW + 100);
+    }
+
+    @Test
     void requeue_respects_limit_and_takes_the_earliest_deadlines() {
         Message shortTtr = aMessage().due(NOW).ttr(1_000).build();
         Message midTtr = aMessage().due(NOW).ttr(2_000).build();
