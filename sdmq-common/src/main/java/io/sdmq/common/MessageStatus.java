@@ -34,7 +34,8 @@ public enum MessageStatus {
             case WAIT_PUT -> next == DELAY || next == DELETED || next == EXPIRED;
             case DELAY -> next == READY || next == DELAY || next == DELETED || next == EXPIRED;
             case READY -> next == RESERVED || next == DELAY || next == DELETED || next == EXPIRED;
-            case RESERVED -> next == FINISHED || next == DELAY || next == DELETED || next == DEAD || next == EXPIRED;
+            case RESERVED -> next == FINISHED || next == DELAY || next == RESERVED || next == DELETED || next == DEAD
+                    || next == EXPIRED;
             case DEAD, EXPIRED -> next == WAIT_PUT || next == DELAY;
             case FINISHED, DELETED -> false;
         };

@@ -77,7 +77,8 @@ public record PushRules(long maxDelayMs, int maxBodyBytes, long defaultTtrMs, in
         }
     }
 
-    private long dueTime(Long delay, Long deliverAt, long now) {
+    /** The due time a delay (ms) or an absolute deliverAt (epoch ms) names; exactly one of the two. */
+    public long dueTime(Long delay, Long deliverAt, long now) {
         if ((delay == null) == (deliverAt == null)) {
             throw new InvalidRequestException("delay", "give exactly one of delay (ms) and deliverAt (epoch ms)");
         }

@@ -14,10 +14,36 @@ import java.util.concurrent.CompletableFuture;
 public interface DelayQueue {
 
     /** Accepts a message once it is committed to MySQL; a taken {@code (topic, bizKey)} answers the earlier id. */
-    PushResult push(PushRequest request);
+    default PushResult push(PushRequest request) {
+        return push(request, OnDuplicate.IGNORE);
+    }
+
+    /** As {@link #push(PushRequest)}; with {@link OnDuplicate#REPLACE} a pending duplicate takes the new body and time. */
+    PushResult push(PushRequest request, OnDuplicate onDuplicate);
+
+    /** Up to 1 000 messages, all checked before any is written, committed in one transaction. */
+    List<PushResult> pushBatch(List<PushRequest> requests, OnDuplicate onDuplicate);
 
     /** Cancels a pending or reserved message. */
     void delete(long id);
+
+    /** Cancels the message holding a business key. */
+    void deleteByKey(String topic, String bizKey);
+
+    /** Moves a pending message to a new time, keeping its id; answers the new due time. */
+    long reschedule(long id, Long delay, Long deliverAt);
+
+    /** Gives a reserved message back: redelivered after {@code delay} ms, or per its retry policy when null. */
+    void nack(long id, Long delay);
+
+    /** Extends a reservation by the message's time-to-run; answers the new deadline. */
+    long touch(long id);
+
+    /** Admin: brings a DEAD or EXPIRED message back, due now, with its attempts counted afresh. */
+    void requeue(long id);
+
+    /** A message with its status and history, from MySQL. */
+    JobView job(long id);
 
     /** Up to {@code count} due messages of a topic, reserved for their time-to-run; empty after {@code timeout}. */
     CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout);
@@ -34,10 +60,23 @@ public interface DelayQueue {
     /** The same for one message. */
     RestoreOutcome restoreJob(long id, boolean expire);
 
+    /** What a push does when its {@code (topic, bizKey)} is taken. */
+    enum OnDuplicate {
+        /** Answer the existing id and change nothing. */
+        IGNORE,
+        /** Replace the pending message's body and due time (debounce); 409 once it is ready or reserved. */
+        REPLACE
+    }
+
+    enum PushOutcome { CREATED, DUPLICATE, REPLACED }
+
     /**
-     * @param id        the message's id
-     * @param duplicate true when the {@code (topic, bizKey)} was taken and nothing changed
+     * @param id      the message's id (the existing one for a duplicate)
+     * @param outcome created, a duplicate left alone, or a duplicate replaced
      */
-    record PushResult(long id, boolean duplicate) {
+    record PushResult(long id, PushOutcome outcome) {
+        public boolean duplicate() {
+            return outcome != PushOutcome.CREATED;
+        }
     }
 }

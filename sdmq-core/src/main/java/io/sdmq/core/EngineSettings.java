@@ -17,19 +17,21 @@ import java.util.Objects;
  * @param writeTimeout    how long a caller waits for its MySQL commit before it answers 503
  * @param maxPopCount     most messages one long-poll may take
  * @param maxWait         longest a long-poll may wait
+ * @param maxWaitingPerTopic most long-polls one topic may have waiting on this instance (more answer 429)
  * @param readySweep      how often topics with waiting consumers are checked for ready messages (repairs a lost
  *                        notification)
  * @param recovery        restore, reconcile and retention settings
  */
 public record EngineSettings(PushRules pushRules, String host, int moveBatch, Duration maxSleep, int journalCapacity,
                              int journalBatch, Duration writeTimeout, int maxPopCount, Duration maxWait,
+                             int maxWaitingPerTopic,
                              Duration readySweep, RecoverySettings recovery) {
 
     public EngineSettings {
         Objects.requireNonNull(pushRules, "pushRules");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(recovery, "recovery");
-        if (moveBatch < 1 || journalCapacity < 1 || journalBatch < 1 || maxPopCount < 1) {
+        if (moveBatch < 1 || journalCapacity < 1 || journalBatch < 1 || maxPopCount < 1 || maxWaitingPerTopic < 1) {
             throw new IllegalArgumentException("engine batch sizes and capacities must be positive");
         }
         requirePositive("maxSleep", maxSleep);

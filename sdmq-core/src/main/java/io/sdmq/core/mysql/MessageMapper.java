@@ -89,6 +89,17 @@ interface MessageMapper {
     List<MessageRow> findOverdue(@Param("dueBefore") LocalDateTime dueBefore, @Param("afterId") long afterId,
                                  @Param("limit") int limit);
 
+    @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey}")
+    Long findIdByKey(@Param("topic") String topic, @Param("bizKey") String bizKey);
+
+    @Update("""
+            UPDATE sdmq_message
+            SET body = #{body}, due_time = #{dueTime},
+                delay_ms = TIMESTAMPDIFF(MICROSECOND, create_time, #{dueTime}) DIV 1000, update_time = #{changedAt}
+            WHERE id = #{id} AND status IN ('WAIT_PUT', 'DELAY')""")
+    int replaceContent(@Param("id") long id, @Param("body") String body, @Param("dueTime") LocalDateTime dueTime,
+                       @Param("changedAt") LocalDateTime changedAt);
+
     @Select("""
             SELECT id FROM sdmq_message
             WHERE status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED') AND update_time < #{updatedBefore}

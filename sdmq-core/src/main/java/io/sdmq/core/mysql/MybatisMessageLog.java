@@ -82,6 +82,24 @@ public final class MybatisMessageLog implements MessageLog {
     }
 
     @Override
+    public Optional<Long> findIdByKey(String topic, String bizKey) {
+        return read("find the message of a business key",
+                mapper -> Optional.ofNullable(mapper.findIdByKey(topic, bizKey)));
+    }
+
+    @Override
+    public boolean replace(long id, String body, long dueTime, Transition transition) {
+        return inTransaction("replace message " + id, ExecutorType.SIMPLE, session -> {
+            MessageMapper mapper = session.getMapper(MessageMapper.class);
+            if (mapper.replaceContent(id, body, Rows.utc(dueTime), Rows.utc(transition.changedAt())) == 0) {
+                return false;
+            }
+            writeLogs(mapper, List.of(Rows.log(transition, host)));
+            return true;
+        });
+    }
+
+    @Override
     public List<StoredMessage> findPending(long afterId, int limit) {
         return read("page pending messages", mapper -> stored(mapper.findPending(afterId, limit)));
     }

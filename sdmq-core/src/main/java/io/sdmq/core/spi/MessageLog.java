@@ -29,6 +29,15 @@ public interface MessageLog {
 
     Optional<StoredMessage> find(long id);
 
+    /** The message holding a {@code (topic, bizKey)}, if any. */
+    Optional<Long> findIdByKey(String topic, String bizKey);
+
+    /**
+     * Replaces a pending message's body and due time (debounce) and logs the transition, in one transaction; false
+     * when the message is no longer WAIT_PUT or DELAY (nothing changed, nothing logged).
+     */
+    boolean replace(long id, String body, long dueTime, Transition transition);
+
     /** Non-terminal messages with an id above {@code afterId}, by id: the keyset pages of a restore. */
     List<StoredMessage> findPending(long afterId, int limit);
 

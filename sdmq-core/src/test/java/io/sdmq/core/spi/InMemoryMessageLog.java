@@ -72,6 +72,26 @@ public final class InMemoryMessageLog implements MessageLog {
     }
 
     @Override
+    public synchronized Optional<Long> findIdByKey(String topic, String bizKey) {
+        return Optional.ofNullable(keys.get(topic + "\u0000" + bizKey));
+    }
+
+    @Override
+    public synchronized boolean replace(long id, String body, long dueTime, Transition transition) {
+        StoredMessage row = rows.get(id);
+        if (row == null || (row.status() != MessageStatus.WAIT_PUT && row.status() != MessageStatus.DELAY)) {
+            return false;
+        }
+        Message m = row.message();
+        rows.put(id, new StoredMessage(new Message(m.id(), m.topic(), m.bizKey(), body, m.priority(), m.createTime(),
+                dueTime, m.ttrMs(), m.maxAttempts(), m.retryDelays(), m.attempts()), row.status(),
+                transition.changedAt()));
+        log.add(new Transition(id, transition.from(), transition.to(), transition.changedAt(), transition.bucket(),
+                null, null, transition.thread(), transition.note()));
+        return true;
+    }
+
+    @Override
     public synchronized List<StoredMessage> findPending(long afterId, int limit) {
         return select(r -> !r.status().isTerminal() && r.message().id() > afterId, limit);
     }

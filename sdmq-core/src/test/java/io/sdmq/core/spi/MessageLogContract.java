@@ -313,6 +313,37 @@ public abstract class MessageLogContract {
         assertThat(log.insert(List.of(message("order", "old")))).hasSize(1);
     }
 
+    @Test
+    void a_business_key_finds_its_message() {
+        Message keyed = stored(message("order", "o-77"));
+
+        assertThat(log.findIdByKey("order", "o-77")).contains(keyed.id());
+        assertThat(log.findIdByKey("order", "o-78")).isEmpty();
+        assertThat(log.findIdByKey("mail", "o-77")).isEmpty();
+    }
+
+    @Test
+    void replace_changes_body_and_due_time_of_a_pending_message_only() {
+        Message pending = stored(message("order", "p"));
+        Message done = stored(message("order", "d"));
+        log.apply(List.of(Transition.of(pending.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
+                Transition.of(done.id(), WAIT_PUT, DELETED, T0 + 1, BUCKET)));
+        Transition replaced = Transition.of(pending.id(), DELAY, DELAY, T0 + 2, BUCKET).withNote("replaced");
+
+        assertThat(log.replace(pending.id(), "new", T0 + 9_000, replaced)).isTrue();
+        assertThat(log.replace(done.id(), "new", T0 + 9_000,
+                Transition.of(done.id(), DELAY, DELAY, T0 + 2, BUCKET))).isFalse();
+
+        StoredMessage row = log.find(pending.id()).orElseThrow();
+        assertThat(row.message().body()).isEqualTo("new");
+        assertThat(row.message().dueTime()).isEqualTo(T0 + 9_000);
+        assertThat(row.message().delayMs()).isEqualTo(9_000);
+        assertThat(row.status()).isEqualTo(DELAY);
+        assertThat(log.history(pending.id())).last().isEqualTo(asLogged(replaced));
+        assertThat(log.find(done.id()).orElseThrow().message().body()).isEqualTo(done.body());
+        assertThat(log.history(done.id())).hasSize(2);
+    }
+
     private static List<Long> ids(List<StoredMessage> rows) {
         return rows.stream().map(r -> r.message().id()).toList();
     }

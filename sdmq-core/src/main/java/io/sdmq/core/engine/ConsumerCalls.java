@@ -1,0 +1,82 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.common.InvalidRequestException;
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageStateException;
+import io.sdmq.common.MessageStatus;
+import io.sdmq.common.PushRules;
+import io.sdmq.common.TooManyRequestsException;
+import io.sdmq.core.spi.ScheduleStore.Nacked;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+
+/** Pop, finish, nack and touch: Redis decides (is it reserved?), MySQL records. */
+final class ConsumerCalls {
+    private static final String NOT_RESERVED = "is not reserved (not popped yet, or its time-to-run expired)";
+
+    private final Ops ops;
+
+    ConsumerCalls(Ops ops) {
+        this.ops = ops;
+    }
+
+    CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout) {
+        PushRules.checkTopic("topic", topic);
+        if (count < 1 || count > ops.settings.maxPopCount()) {
+            throw new InvalidRequestException("count", "must be in 1.." + ops.settings.maxPopCount());
+        }
+        if (timeout.isNegative() || timeout.compareTo(ops.settings.maxWait()) > 0) {
+            throw new InvalidRequestException("timeout", "must be in 0.." + ops.settings.maxWait().toMillis() + " ms");
+        }
+        if (ops.workers.consumers().waiting(topic) >= ops.settings.maxWaitingPerTopic()) {
+            throw new TooManyRequestsException("topic " + topic + " already has " + ops.settings.maxWaitingPerTopic()
+                    + " waiting consumers on this instance; retry later");
+        }
+        return ops.workers.consumers().pop(topic, count, timeout.toMillis());
+    }
+
+    void finish(long id) {
+        if (ops.store.finish(ops.bucketOf(id), id, ops.clock.millis())) {
+            ops.commit(ops.transition(id, MessageStatus.RESERVED, MessageStatus.FINISHED));
+            return;
+        }
+        ops.pending(id, "finish");
+        throw new MessageStateException(id, NOT_RESERVED);
+    }
+
+    void nack(long id, Long delay) {
+        if (delay != null && (delay < 0 || delay > ops.settings.pushRules().maxDelayMs())) {
+            throw new InvalidRequestException("delay", "must be in 0.." + ops.settings.pushRules().maxDelayMs() + " ms");
+        }
+        int bucket = ops.bucketOf(id);
+        Optional<Nacked> nacked = ops.store.nack(bucket, id, ops.clock.millis(), delay);
+        if (nacked.isEmpty()) {
+            ops.pending(id, "nack");
+            throw new MessageStateException(id, NOT_RESERVED);
+        }
+        Message m = nacked.get().message();
+        if (nacked.get().dead()) {
+            ops.commit(ops.transition(id, MessageStatus.RESERVED, MessageStatus.DEAD).withAttempts(m.attempts())
+                    .withNote("nack, attempts exhausted"));
+            return;
+        }
+        ops.record(ops.transition(id, MessageStatus.RESERVED, MessageStatus.DELAY).withAttempts(m.attempts())
+                .withDueTime(m.dueTime()).withNote("nack"));
+        ops.workers.scheduled(bucket, m.score());
+    }
+
+    long touch(long id) {
+        OptionalLong deadline = ops.store.touch(ops.bucketOf(id), id, ops.clock.millis());
+        if (deadline.isEmpty()) {
+            ops.pending(id, "touch");
+            throw new MessageStateException(id, NOT_RESERVED);
+        }
+        ops.record(ops.transition(id, MessageStatus.RESERVED, MessageStatus.RESERVED)
+                .withNote("touch: reserved until " + deadline.getAsLong()));
+        return deadline.getAsLong();
+    }
+}

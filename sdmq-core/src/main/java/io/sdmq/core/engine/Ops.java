@@ -1,0 +1,79 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.common.Buckets;
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageNotFoundException;
+import io.sdmq.common.MessageStateException;
+import io.sdmq.common.MessageStatus;
+import io.sdmq.common.StoredMessage;
+import io.sdmq.common.Transition;
+import io.sdmq.core.EngineSettings;
+import io.sdmq.core.spi.MessageLog;
+import io.sdmq.core.spi.ScheduleStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+
+/** What the engine's calls share: the ports, the clock, the writers, and the steps every call is made of. */
+final class Ops {
+    private static final Logger log = LoggerFactory.getLogger(Ops.class);
+
+    final EngineSettings settings;
+    final ScheduleStore store;
+    final MessageLog messageLog;
+    final Workers workers;
+    final Clock clock;
+
+    Ops(EngineSettings settings, ScheduleStore store, MessageLog messageLog, Workers workers, Clock clock) {
+        this.settings = settings;
+        this.store = store;
+        this.messageLog = messageLog;
+        this.workers = workers;
+        this.clock = clock;
+    }
+
+    int bucketOf(long id) {
+        return Buckets.of(id, store.buckets());
+    }
+
+    Transition transition(long id, MessageStatus from, MessageStatus to) {
+        return Transition.of(id, from, to, clock.millis(), store.bucketName(bucketOf(id)));
+    }
+
+    /** Writes a terminal transition and waits for its commit. */
+    void commit(Transition transition) {
+        workers.journals().terminals().commit(transition);
+    }
+
+    /** Writes a non-terminal transition in the background. */
+    void record(Transition transition) {
+        workers.journals().background().record(transition);
+    }
+
+    /** The stored message, unless it is unknown (404) or already terminal (409). */
+    StoredMessage pending(long id, String operation) {
+        StoredMessage stored = messageLog.find(id).orElseThrow(() -> new MessageNotFoundException(id));
+        if (stored.status().isTerminal()) {
+            throw new MessageStateException(id, stored.status(), operation);
+        }
+        return stored;
+    }
+
+    /** Puts a committed WAIT_PUT message into its bucket; if Redis fails it stays WAIT_PUT for the reconciler. */
+    void schedule(Message message) {
+        int bucket = bucketOf(message.id());
+        try {
+            workers.locks().shared(bucket, () -> {
+                store.push(bucket, message);
+                record(transition(message.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY));
+                return null;
+            });
+        } catch (RuntimeException e) {
+            log.warn("Redis did not take message {} ({}); it stays WAIT_PUT in MySQL until recovery schedules it",
+                    message.id(), e.toString());
+            return;
+        }
+        workers.scheduled(bucket, message.score());
+    }
+}
