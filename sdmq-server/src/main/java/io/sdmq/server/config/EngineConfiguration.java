@@ -85,7 +85,8 @@ class EngineConfiguration {
                 p.defaultTtr().toMillis(), p.retry().maxAttempts(), retryDelays(p));
         return new EngineSettings(rules, host, p.scheduler().moveBatch(), p.scheduler().maxSleep(),
                 p.journal().capacity(), p.journal().batch(), p.journal().writeTimeout(), p.consumer().maxCount(),
-                p.consumer().maxWait(), p.consumer().readySweep(), recovery(p.recovery()));
+                p.consumer().maxWait(), p.consumer().maxWaitingPerTopic(), p.consumer().readySweep(),
+                recovery(p.recovery()));
     }
 
     private static RecoverySettings recovery(SdmqProperties.Recovery r) {

@@ -22,6 +22,8 @@ import java.util.List;
  * @param journal      MySQL writer settings
  * @param consumer     long-poll settings
  * @param recovery     restore, reconcile and retention settings
+ * @param auth         bearer tokens of the three roles; none at all leaves the server open
+ * @param limits       request rate limits
  */
 @ConfigurationProperties("sdmq")
 public record SdmqProperties(
@@ -36,7 +38,9 @@ public record SdmqProperties(
         @DefaultValue Scheduler scheduler,
         @DefaultValue Journal journal,
         @DefaultValue Consumer consumer,
-        @DefaultValue Recovery recovery) {
+        @DefaultValue Recovery recovery,
+        @DefaultValue Auth auth,
+        @DefaultValue Limits limits) {
 
     /**
      * @param maxAttempts deliveries before a message is dead
@@ -66,9 +70,11 @@ public record SdmqProperties(
      * @param maxCount   most messages one {@code /get} may take
      * @param maxWait    longest a {@code /get} may wait
      * @param readySweep how often topics with waiting consumers are checked for ready messages
+     * @param maxWaitingPerTopic most {@code /get} calls one topic may have waiting on an instance; more answer 429
      */
     public record Consumer(@DefaultValue("100") int maxCount, @DefaultValue("60s") Duration maxWait,
-                           @DefaultValue("1s") Duration readySweep) {
+                           @DefaultValue("1s") Duration readySweep,
+                           @DefaultValue("1000") int maxWaitingPerTopic) {
     }
 
     /**
@@ -82,5 +88,38 @@ public record SdmqProperties(
     public record Recovery(@DefaultValue("true") boolean autoRestore, @DefaultValue("10s") Duration reconcileInterval,
                            @DefaultValue("5s") Duration waitPutAge, @DefaultValue("60s") Duration grace,
                            @DefaultValue("7d") Duration retention, @DefaultValue("500") int purgeBatch) {
+    }
+
+    /**
+     * Each property is a comma-separated list, so a token can be rotated by adding the new one before removing the
+     * old one.
+     *
+     * @param producerToken tokens that may push, delete and reschedule
+     * @param consumerToken tokens that may get, finish, nack and touch
+     * @param adminToken    tokens that may do everything, including restore, requeue, job and the actuator
+     */
+    public record Auth(List<String> producerToken, List<String> consumerToken, List<String> adminToken) {
+        public Auth {
+            producerToken = nonBlank(producerToken);
+            consumerToken = nonBlank(consumerToken);
+            adminToken = nonBlank(adminToken);
+        }
+
+        private static List<String> nonBlank(List<String> tokens) {
+            return tokens == null ? List.of() : tokens.stream().map(String::strip).filter(t -> !t.isEmpty()).toList();
+        }
+    }
+
+    /**
+     * @param pushPerSecond most {@code /push} and {@code /push/batch} requests per second per token (per client
+     *                      address on an open server); 0 means no limit
+     */
+    public record Limits(@DefaultValue("0") int pushPerSecond) {
+        public Limits {
+            if (pushPerSecond < 0) {
+                throw new IllegalArgumentException("sdmq.limits.push-per-second: must be 0 (off) or more, not "
+                        + pushPerSecond);
+            }
+        }
     }
 }

@@ -6,6 +6,7 @@ import io.sdmq.common.MessageStateException;
 import io.sdmq.common.PayloadTooLargeException;
 import io.sdmq.common.RestoreInProgressException;
 import io.sdmq.common.SdmqException;
+import io.sdmq.common.TooManyRequestsException;
 import io.sdmq.common.UnavailableException;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.slf4j.Logger;
@@ -22,38 +23,57 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import tools.jackson.core.JacksonException;
+
+import java.util.stream.Collectors;
 
 /**
  * Maps every failure to the envelope with a real status. 4xx are logged at WARN, 5xx at ERROR; no stack trace,
  * SQL or class name reaches a client.
  */
 @RestControllerAdvice
-class ApiExceptionHandler {
+public class ApiExceptionHandler {
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
-    @ExceptionHandler(PayloadTooLargeException.class)
-    ResponseEntity<ApiResponse<Void>> tooLarge(PayloadTooLargeException e) {
-        return client(HttpStatus.CONTENT_TOO_LARGE, e.getMessage());
+    /** The status each of sdmq's own errors answers with. */
+    HttpStatus statusOf(SdmqException e) {
+        if (e instanceof PayloadTooLargeException) {
+            return HttpStatus.CONTENT_TOO_LARGE;
+        }
+        if (e instanceof InvalidRequestException) {
+            return HttpStatus.BAD_REQUEST;
+        }
+        if (e instanceof MessageNotFoundException) {
+            return HttpStatus.NOT_FOUND;
+        }
+        if (e instanceof MessageStateException || e instanceof RestoreInProgressException) {
+            return HttpStatus.CONFLICT;
+        }
+        if (e instanceof TooManyRequestsException) {
+            return HttpStatus.TOO_MANY_REQUESTS;
+        }
+        return HttpStatus.SERVICE_UNAVAILABLE;
     }
 
-    @ExceptionHandler(InvalidRequestException.class)
-    ResponseEntity<ApiResponse<Void>> invalid(InvalidRequestException e) {
-        return client(HttpStatus.BAD_REQUEST, e.getMessage());
-    }
-
-    @ExceptionHandler(MessageNotFoundException.class)
-    ResponseEntity<ApiResponse<Void>> notFound(MessageNotFoundException e) {
-        return client(HttpStatus.NOT_FOUND, e.getMessage());
-    }
-
-    @ExceptionHandler({MessageStateException.class, RestoreInProgressException.class})
-    ResponseEntity<ApiResponse<Void>> conflict(SdmqException e) {
-        return client(HttpStatus.CONFLICT, e.getMessage());
+    @ExceptionHandler(SdmqException.class)
+    ResponseEntity<ApiResponse<Void>> sdmq(SdmqException e) {
+        HttpStatus status = statusOf(e);
+        if (e instanceof UnavailableException || status.is5xxServerError()) {
+            log.error("answering {}: {}; the client may retry", status.value(), e.getMessage());
+            return ApiResponse.error(status, e.getMessage());
+        }
+        return client(status, e.getMessage());
     }
 
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ResponseEntity<ApiResponse<Void>> unreadable(HttpMessageNotReadableException e) {
-        return client(HttpStatus.BAD_REQUEST, "body: must be a JSON object whose fields have the documented types");
+        if (e.getCause() instanceof JacksonException json && !json.getPath().isEmpty()) {
+            String field = json.getPath().stream()
+                    .map(ref -> ref.getPropertyName() != null ? ref.getPropertyName() : "[" + ref.getIndex() + "]")
+                    .collect(Collectors.joining(".")).replace(".[", "[");
+            return client(HttpStatus.BAD_REQUEST, field + ": is unknown or has the wrong type");
+        }
+        return client(HttpStatus.BAD_REQUEST, "body: must be well-formed JSON of the documented shape");
     }
 
     @ExceptionHandler(MissingServletRequestParameterException.class)
@@ -85,12 +105,6 @@ class ApiExceptionHandler {
     @ExceptionHandler(NoResourceFoundException.class)
     ResponseEntity<ApiResponse<Void>> noResource(NoResourceFoundException e) {
         return client(HttpStatus.NOT_FOUND, "no such endpoint");
-    }
-
-    @ExceptionHandler(UnavailableException.class)
-    ResponseEntity<ApiResponse<Void>> unavailable(UnavailableException e) {
-        log.error("answering 503: {}; the client may retry", e.getMessage());
-        return ApiResponse.error(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
     }
 
     @ExceptionHandler({DataAccessException.class, PersistenceException.class})

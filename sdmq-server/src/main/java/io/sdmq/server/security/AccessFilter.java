@@ -1,0 +1,128 @@
+package io.sdmq.server.security;
+
+import io.sdmq.server.config.SdmqProperties;
+import io.sdmq.server.security.AccessRules.Caller;
+import io.sdmq.server.security.AccessRules.Role;
+import io.sdmq.server.web.ApiResponse;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * Bearer-token access control and the push rate limit, in front of every path. Runs after the observation filter,
+ * so rejected requests still show in {@code http.server.requests}, and before the dispatcher, so a path that has no
+ * endpoint yet is guarded all the same.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE + 10)
+class AccessFilter extends OncePerRequestFilter {
+    private static final Logger log = LoggerFactory.getLogger(AccessFilter.class);
+    private static final String BEARER = "Bearer ";
+
+    private final AccessRules rules;
+    private final PushRateLimit pushLimit;
+    private final JsonMapper json;
+
+    AccessFilter(SdmqProperties properties, JsonMapper json) {
+        this.rules = new AccessRules(properties.auth());
+        this.pushLimit = new PushRateLimit(properties.limits().pushPerSecond());
+        this.json = json;
+        logSettings();
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String raw = request.getRequestURI().substring(request.getContextPath().length());
+        String normalized = normalizedPath(request);
+        Optional<Role> needed = AccessRules.requiredRole(raw, normalized);
+        String caller = "address " + request.getRemoteAddr();
+        if (needed.isPresent() && !rules.open()) {
+            Optional<Caller> known = rules.caller(bearerToken(request));
+            if (known.isEmpty()) {
+                response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+                reject(request, response, HttpStatus.UNAUTHORIZED, "Authorization: a valid bearer token is required");
+                return;
+            }
+            if (!known.get().may(needed.get())) {
+                reject(request, response, HttpStatus.FORBIDDEN, forbidden(needed.get()));
+                return;
+            }
+            caller = known.get().name();
+        }
+        if (AccessRules.isPush(raw, normalized) && !pushLimit.tryAcquire(caller)) {
+            // not logged: a producer over its limit would flood the log; http.server.requests counts the 429s
+            response.setHeader(HttpHeaders.RETRY_AFTER, "1");
+            write(response, HttpStatus.TOO_MANY_REQUESTS, "rate limit: at most " + pushLimit.perSecond()
+                    + " push requests per second (sdmq.limits.push-per-second); retry later");
+            return;
+        }
+        chain.doFilter(request, response);
+    }
+
+    /** The decoded path within the application, with dot segments resolved, as the container maps it. */
+    private static String normalizedPath(HttpServletRequest request) {
+        String info = request.getPathInfo();
+        return info == null ? request.getServletPath() : request.getServletPath() + info;
+    }
+
+    private static String forbidden(Role needed) {
+        return needed == Role.ADMIN ? "Authorization: this endpoint needs an admin token"
+                : "Authorization: this endpoint needs a " + needed.name().toLowerCase() + " or admin token";
+    }
+
+    private static String bearerToken(HttpServletRequest request) {
+        String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return null;
+        }
+        return header.substring(BEARER.length()).strip();
+    }
+
+    private void reject(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String message)
+            throws IOException {
+        log.warn("answering {} to {} {} from {}: {}", status.value(), request.getMethod(), request.getRequestURI(),
+                request.getRemoteAddr(), message);
+        write(response, status, message);
+    }
+
+    private void write(HttpServletResponse response, HttpStatus status, String message) throws IOException {
+        response.setStatus(status.value());
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        response.getOutputStream().write(json.writeValueAsBytes(new ApiResponse<>(false, status.value(), message,
+                null)));
+    }
+
+    private void logSettings() {
+        if (rules.open()) {
+            log.warn("sdmq is OPEN: no sdmq.auth.*-token is set, so anyone who can reach this port may push, consume "
+                    + "and administer. To close it, set sdmq.auth.producer-token, sdmq.auth.consumer-token and "
+                    + "sdmq.auth.admin-token (e.g. SDMQ_AUTH_ADMIN_TOKEN=$(openssl rand -hex 32)).");
+        } else {
+            log.info("access control on: {} producer, {} consumer and {} admin token(s)", rules.count(Role.PRODUCER),
+                    rules.count(Role.CONSUMER), rules.count(Role.ADMIN));
+        }
+        for (String name : rules.shortTokens()) {
+            log.warn("the {} is shorter than {} characters and easy to guess; use a long random one", name,
+                    AccessRules.MIN_LENGTH);
+        }
+        if (pushLimit.perSecond() > 0) {
+            log.info("push rate limit: {} requests per second per {}", pushLimit.perSecond(),
+                    rules.open() ? "client address" : "token");
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.sdmq.server.security;
+
+import io.sdmq.server.config.SdmqProperties;
+import org.springframework.http.server.PathContainer;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which role each path needs, and which roles each configured bearer token holds. A path not listed needs the admin
+ * role, so a new endpoint is closed until it is given a role here.
+ */
+final class AccessRules {
+
+    enum Role { PRODUCER, CONSUMER, ADMIN }
+
+    /** A caller that presented a configured token: its roles, and a name for it that is not the token. */
+    record Caller(String name, Set<Role> roles) {
+        boolean may(Role needed) {
+            return roles.contains(needed) || roles.contains(Role.ADMIN);
+        }
+    }
+
+    private record Token(byte[] digest, Role role, String name, boolean tooShort) {
+    }
+
+    /** Tokens shorter than this are easy to guess; the start-up log warns about them. */
+    static final int MIN_LENGTH = 16;
+
+    private static final List<PathPattern> OPEN =
+            patterns("/actuator/health/**", "/v3/api-docs/**", "/swagger-ui/**", "/swagger-ui.html");
+    private static final List<PathPattern> PUSH = patterns("/push", "/push/batch");
+    private static final List<PathPattern> PRODUCER = patterns("/push", "/push/batch", "/delete", "/reschedule");
+    private static final List<PathPattern> CONSUMER = patterns("/get/{topic}", "/finish", "/nack", "/touch");
+
+    private final List<Token> tokens = new ArrayList<>();
+
+    AccessRules(SdmqProperties.Auth auth) {
+        add(Role.PRODUCER, auth.producerToken());
+        add(Role.CONSUMER, auth.consumerToken());
+        add(Role.ADMIN, auth.adminToken());
+    }
+
+    /** True when no token is configured: every path is open to everyone. */
+    boolean open() {
+        return tokens.isEmpty();
+    }
+
+    /**
+     * The role a request needs, judged on both forms of its path: {@code raw}, as sent and as Spring MVC matches it,
+     * and {@code normalized}, as the servlet container maps it. When the two disagree (dot segments, doubled
+     * slashes), the admin role. Empty for the paths open to everyone: health and the API documentation.
+     */
+    static Optional<Role> requiredRole(String raw, String normalized) {
+        Optional<Role> role = requiredRole(PathContainer.parsePath(raw));
+        return role.equals(requiredRole(PathContainer.parsePath(normalized))) ? role : Optional.of(Role.ADMIN);
+    }
+
+    /** True for the paths the push rate limit counts, in either form. */
+    static boolean isPush(String raw, String normalized) {
+        return matches(PUSH, PathContainer.parsePath(raw)) || matches(PUSH, PathContainer.parsePath(normalized));
+    }
+
+    /**
+     * The caller holding {@code presented}, or empty when it matches no configured token. Every configured token is
+     * compared, in constant time on SHA-256 digests, so the time taken tells nothing about any of them.
+     */
+    Optional<Caller> caller(String presented) {
+        if (presented == null || presented.isEmpty()) {
+            return Optional.empty();
+        }
+        byte[] digest = sha256(presented);
+        Set<Role> roles = EnumSet.noneOf(Role.class);
+        String name = null;
+        for (Token token : tokens) {
+            if (MessageDigest.isEqual(token.digest(), digest)) {
+                roles.add(token.role());
+                name = name == null ? token.name() : name;
+            }
+        }
+        return name == null ? Optional.empty() : Optional.of(new Caller(name, roles));
+    }
+
+    /** How many tokens a role has, for the start-up log; never the tokens themselves. */
+    long count(Role role) {
+        return tokens.stream().filter(t -> t.role() == role).count();
+    }
+
+    /** The names (never the values) of the tokens shorter than {@link #MIN_LENGTH} characters. */
+    List<String> shortTokens() {
+        return tokens.stream().filter(Token::tooShort).map(Token::name).toList();
+    }
+
+    private void add(Role role, List<String> configured) {
+        for (int i = 0; i < configured.size(); i++) {
+            String token = configured.get(i);
+            String name = role.name().toLowerCase() + " token " + (i + 1);
+            tokens.add(new Token(sha256(token), role, name, token.length() < MIN_LENGTH));
+        }
+    }
+
+    private static Optional<Role> requiredRole(PathContainer path) {
+        if (matches(OPEN, path)) {
+            return Optional.empty();
+        }
+        if (matches(PRODUCER, path)) {
+            return Optional.of(Role.PRODUCER);
+        }
+        return Optional.of(matches(CONSUMER, path) ? Role.CONSUMER : Role.ADMIN);
+    }
+
+    private static boolean matches(List<PathPattern> patterns, PathContainer path) {
+        return patterns.stream().anyMatch(p -> p.matches(path));
+    }
+
+    private static List<PathPattern> patterns(String... paths) {
+        return List.of(paths).stream().map(PathPatternParser.defaultInstance::parse).toList();
+    }
+
+    private static byte[] sha256(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+}

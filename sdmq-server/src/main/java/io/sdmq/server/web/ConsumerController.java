@@ -1,0 +1,94 @@
+package io.sdmq.server.web;
+
+import io.sdmq.common.InvalidRequestException;
+import io.sdmq.common.SdmqException;
+import io.sdmq.core.DelayQueue;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What consumers do: wait for due messages, acknowledge, give back, extend (DESIGN §6). */
+@RestController
+class ConsumerController {
+    private static final long EXTRA_WAIT_MS = 5_000;
+    private static final int MAX_FINISH_IDS = 1_000;
+
+    private final DelayQueue queue;
+    private final ApiExceptionHandler errors;
+
+    ConsumerController(DelayQueue queue, ApiExceptionHandler errors) {
+        this.queue = queue;
+        this.errors = errors;
+    }
+
+    @GetMapping("/get/{topic}")
+    DeferredResult<ResponseEntity<ApiResponse<List<DeliveredMessage>>>> get(
+            @PathVariable String topic,
+            @RequestParam(defaultValue = "30000") long timeout,
+            @RequestParam(defaultValue = "1") int count) {
+        DeferredResult<ResponseEntity<ApiResponse<List<DeliveredMessage>>>> reply =
+                new DeferredResult<>(Math.max(timeout, 0) + EXTRA_WAIT_MS);
+        queue.pop(topic, count, Duration.ofMillis(timeout)).whenComplete((messages, failure) -> {
+            if (failure != null) {
+                reply.setErrorResult(failure);
+            } else {
+                reply.setResult(ApiResponse.ok(messages.stream().map(DeliveredMessage::of).toList()));
+            }
+        });
+        return reply;
+    }
+
+    /** One id as a parameter, or a JSON array of ids as the body (answered per id). */
+    @PostMapping("/finish")
+    ResponseEntity<?> finish(@RequestParam(required = false) String jobId, @RequestParam(required = false) String id,
+                             @RequestBody(required = false) List<String> ids) {
+        if (jobId != null || id != null || ids == null) {
+            queue.finish(MessageIds.parse(jobId, id));
+            return ApiResponse.ok(true);
+        }
+        if (ids.isEmpty() || ids.size() > MAX_FINISH_IDS) {
+            throw new InvalidRequestException("ids", "must hold 1.." + MAX_FINISH_IDS + " message ids");
+        }
+        List<FinishResult> results = new ArrayList<>(ids.size());
+        for (String each : ids) {
+            results.add(finishOne(each));
+        }
+        return ApiResponse.ok(results);
+    }
+
+    private FinishResult finishOne(String id) {
+        try {
+            queue.finish(MessageIds.parse(id, null));
+            return new FinishResult(id, 200, null);
+        } catch (SdmqException e) {
+            return new FinishResult(id, errors.statusOf(e).value(), e.getMessage());
+        }
+    }
+
+    @PostMapping("/nack")
+    ResponseEntity<ApiResponse<Boolean>> nack(@RequestParam(required = false) String jobId,
+                                              @RequestParam(required = false) String id,
+                                              @RequestParam(required = false) Long delay) {
+        queue.nack(MessageIds.parse(jobId, id), delay);
+        return ApiResponse.ok(true);
+    }
+
+    @PostMapping("/touch")
+    ResponseEntity<ApiResponse<Long>> touch(@RequestParam(required = false) String jobId,
+                                            @RequestParam(required = false) String id) {
+        return ApiResponse.ok(queue.touch(MessageIds.parse(jobId, id)));
+    }
+
+    /** The answer for one id of a batch finish: its HTTP-like code and, on failure, why. */
+    record FinishResult(String id, int code, String message) {
+    }
+}
