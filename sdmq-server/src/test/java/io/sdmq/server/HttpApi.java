@@ -36,6 +36,30 @@ final class HttpApi {
         return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
     }
 
+    /**
+     * Any method, with the {@code Authorization} header unless {@code authorization} is null (e.g.
+     * {@code "Bearer " + token}) and a JSON body unless {@code json} is null; the whole response, headers included.
+     */
+    HttpResponse<String> send(String method, String path, String authorization, String json) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(90))
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(json));
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        try {
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException("request failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     private static Reply send(HttpRequest.Builder request) {
         try {
             HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(90)).build(),

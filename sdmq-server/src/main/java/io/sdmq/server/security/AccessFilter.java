@@ -20,6 +20,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -82,7 +83,7 @@ class AccessFilter extends OncePerRequestFilter {
 
     private static String forbidden(Role needed) {
         return needed == Role.ADMIN ? "Authorization: this endpoint needs an admin token"
-                : "Authorization: this endpoint needs a " + needed.name().toLowerCase() + " or admin token";
+                : "Authorization: this endpoint needs a " + needed.name().toLowerCase(Locale.ROOT) + " or admin token";
     }
 
     private static String bearerToken(HttpServletRequest request) {

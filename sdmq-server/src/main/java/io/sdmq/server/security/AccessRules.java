@@ -11,6 +11,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -102,7 +103,7 @@ final class AccessRules {
     private void add(Role role, List<String> configured) {
         for (int i = 0; i < configured.size(); i++) {
             String token = configured.get(i);
-            String name = role.name().toLowerCase() + " token " + (i + 1);
+            String name = role.name().toLowerCase(Locale.ROOT) + " token " + (i + 1);
             tokens.add(new Token(sha256(token), role, name, token.length() < MIN_LENGTH));
         }
     }
