@@ -13,6 +13,8 @@ end
 if redis.call('HDEL', meta, id) == 1 and not status then
   status = 'READY'
 end
-redis.call('ZADD', gone, ARGV[2], id)
-redis.call('ZREMRANGEBYSCORE', gone, '-inf', string.format('%.0f', tonumber(ARGV[2]) - tonumber(ARGV[3])))
+if status then
+  redis.call('ZADD', gone, ARGV[2], id)
+  redis.call('ZREMRANGEBYSCORE', gone, '-inf', string.format('%.0f', tonumber(ARGV[2]) - tonumber(ARGV[3])))
+end
 return status

@@ -135,10 +135,10 @@ public final class InMemoryScheduleStore implements ScheduleStore {
     @Override
     public synchronized Optional<MessageStatus> delete(int bucket, long id, long now) {
         Bucket b = buckets[bucket];
-        b.forget(id, now);
         if (b.meta.remove(id) == null) {
             return Optional.empty();
         }
+        b.forget(id, now);
         if (b.remove(b.delay, b.delayById, id)) {
             return Optional.of(MessageStatus.DELAY);
         }

@@ -71,7 +71,8 @@ public class ApiExceptionHandler {
             String field = json.getPath().stream()
                     .map(ref -> ref.getPropertyName() != null ? ref.getPropertyName() : "[" + ref.getIndex() + "]")
                     .collect(Collectors.joining(".")).replace(".[", "[");
-            return client(HttpStatus.BAD_REQUEST, field + ": is unknown or has the wrong type");
+            String rule = ": is unknown or has the wrong type";
+            return client(HttpStatus.BAD_REQUEST, field.startsWith("[") ? "messages: " + field + rule : field + rule);
         }
         return client(HttpStatus.BAD_REQUEST, "body: must be well-formed JSON of the documented shape");
     }
