@@ -375,9 +375,13 @@ public abstract class ScheduleStoreContract {
     @Test
     void gone_ids_are_forgotten_after_a_while() {
         Message old = aMessage().due(NOW).build();
+        Message later = aMessage().due(NOW).build();
         store.push(B, old);
+        store.push(B, later);
         store.delete(B, old.id(), NOW);
-        store.delete(B, 42L, NOW + ScheduleStore.GONE_MS + 1);
+        assertThat(store.delete(B, 42L, NOW + ScheduleStore.GONE_MS + 1)).isEmpty();
+        assertThat(store.restore(B, old, NOW)).isEqualTo(ScheduleStore.Restored.GONE);
+        store.delete(B, later.id(), NOW + ScheduleStore.GONE_MS + 1);
 
         assertThat(store.restore(B, old, NOW)).isEqualTo(ScheduleStore.Restored.WRITTEN);
     }
