@@ -32,7 +32,8 @@ final class RunningServer implements AutoCloseable {
         props.put("sdmq.key-prefix", keyPrefix);
         props.putAll(extra);
         ConfigurableApplicationContext context = new SpringApplicationBuilder(SdmqServerApplication.class)
-                .properties(props).run();
+                .run(props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                        .toArray(String[]::new));
         return new RunningServer(context);
     }
 
