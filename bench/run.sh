@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Benchmarks sdmq on this machine: builds the server and the bench, starts the server jar on the local Redis
+# (127.0.0.1:6379) and MariaDB (127.0.0.1:3306, root, empty password) with a fresh database and a fresh key
+# prefix, measures the raw Redis and MariaDB limits, runs the workloads W1..W6 of the benchmark issue from a
+# separate JVM, stops the server, cleans up, and appends the results to BENCHMARKS.md.
+#
+#   BENCH_SCALE       fraction of the issue's message counts and of W3's duration (default 0.05)
+#   BENCH_PORT        the server's HTTP port (default 18080)
+#   BENCH_JFR         1 (default): the server JVM runs with a JFR recording (-XX:StartFlightRecording, written
+#                     when it stops); the W1 window of it is summarised in BENCHMARKS.md
+#   BENCH_MD          the file the results are appended to (default BENCHMARKS.md)
+#   SERVER_JAVA_OPTS  extra options for the server JVM (e.g. -Xmx2g)
+#
+# All traffic goes to 127.0.0.1; every step is bounded in count and time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SCALE=${BENCH_SCALE:-0.05}
+PORT=${BENCH_PORT:-18080}
+JFR=${BENCH_JFR:-1}
+MD=${BENCH_MD:-BENCHMARKS.md}
+REDIS_URL=redis://127.0.0.1:6379
+DB=sdmq_bench
+PREFIX=sdmqbench-$(date +%s)
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+OUT=sdmq-bench/target/runs/$STAMP
+SERVER_JAR=sdmq-server/target/sdmq-server-0.1.0-SNAPSHOT.jar
+BENCH_JAR=sdmq-bench/target/sdmq-bench-0.1.0-SNAPSHOT.jar
+RESULTS=$OUT/results.jsonl
+SERVER_PID=
+
+# n scaled, rounded, at least $2
+scaled() {
+    awk -v n="$1" -v s="$SCALE" -v min="$2" 'BEGIN { v = int(n * s + 0.5); print (v < min ? min : v) }'
+}
+
+W1_N=$(scaled 100000 1000)
+W2_N=$(scaled 500000 1000)
+W3_S=$(scaled 60 10)
+W4_N=$(scaled 100000 1000)
+W5_PRELOAD=$(scaled 1000000 1000)
+RAW_N=$(scaled 1000000 10000)
+
+mkdir -p "$OUT"
+LOAD_START=$(uptime)
+
+cleanup() {
+    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill "$SERVER_PID"
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    redis-cli -h 127.0.0.1 -p 6379 --scan --pattern "$PREFIX:*" \
+        | xargs -r -n 500 redis-cli -h 127.0.0.1 -p 6379 DEL >/dev/null || true
+    mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS $DB" || true
+}
+trap cleanup EXIT
+
+echo "building (mvnw -Pbench package)"
+./mvnw -q -Pbench -DskipTests package
+
+if curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
+    echo "port $PORT is taken; set BENCH_PORT" >&2
+    exit 1
+fi
+mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS $DB; CREATE DATABASE $DB"
+SERVER_ARGS=(--server.port="$PORT" --spring.data.redis.url="$REDIS_URL"
+    --spring.datasource.url="jdbc:mysql://127.0.0.1:3306/$DB" --spring.datasource.username=root
+    --spring.datasource.password= --sdmq.key-prefix="$PREFIX" --sdmq.recovery.auto-restore=false)
+JAVA_OPTS=${SERVER_JAVA_OPTS:-}
+if [ "$JFR" = 1 ]; then
+    # from the start, so JFR's own instrumentation does not deoptimise warm code in the middle of the run
+    JAVA_OPTS="${JAVA_OPTS:+$JAVA_OPTS }-XX:StartFlightRecording=name=bench,settings=profile,filename=$OUT/server.jfr"
+fi
+# shellcheck disable=SC2086 # JAVA_OPTS is a list of options
+java $JAVA_OPTS -jar "$SERVER_JAR" "${SERVER_ARGS[@]}" >"$OUT/server.log" 2>&1 &
+SERVER_PID=$!
+echo "server pid $SERVER_PID on port $PORT, log $OUT/server.log"
+for _ in $(seq 120); do
+    if curl -sf "http://127.0.0.1:$PORT/actuator/health" >/dev/null; then
+        break
+    fi
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+        echo "the server exited; see $OUT/server.log" >&2
+        exit 1
+    fi
+    sleep 1
+done
+curl -sf "http://127.0.0.1:$PORT/actuator/health" >/dev/null
+
+COMMON=(--url "http://127.0.0.1:$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" --server-pid "$SERVER_PID"
+    --out "$RESULTS" --scale "$SCALE")
+: >"$OUT/commands.txt"
+bench() {
+    printf '%q ' java -jar "$BENCH_JAR" "${COMMON[@]}" "$@" >>"$OUT/commands.txt"
+    echo >>"$OUT/commands.txt"
+    timeout 900 java -Xmx4g -jar "$BENCH_JAR" "${COMMON[@]}" "$@"
+}
+
+# warm the server's JIT up first; its figures go to a file of their own and are not reported
+bench --workload W1 --label warmup --messages 10000 --producers 16 --drain 10 --out "$OUT/warmup.jsonl"
+bench --workload W2 --label warmup-batch --messages 10000 --drain 10 --out "$OUT/warmup.jsonl"
+bench --workload raw --messages "$RAW_N" --jdbc jdbc:mysql://127.0.0.1:3306/ --db-user root --db-password ''
+W1_FROM=$(date +%s%3N)
+bench --workload W1 --messages "$W1_N" --producers 4 --consumers 4
+W1_TO=$(date +%s%3N)
+LOAD_W1=$(uptime)
+# W1 with 32 producers: how push rate and lateness move with more requests in flight (group commit)
+bench --workload W1 --label W1-p32 --messages "$W1_N" --producers 32 --consumers 4
+bench --workload W2 --messages "$W2_N" --producers 4 --consumers 4
+bench --workload W3 --rate 1000 --duration "$W3_S" --inflight 256 --consumers 4
+bench --workload W4 --messages "$W4_N" --producers 4 --consumers 4
+bench --workload W5 --messages "$W1_N" --preload "$W5_PRELOAD" --producers 4 --consumers 4
+bench --workload W6 --preload 0
+LOAD_END=$(uptime)
+
+kill "$SERVER_PID"
+wait "$SERVER_PID" 2>/dev/null || true
+SERVER_PID=
+
+{
+    echo
+    echo "## Run of $(date -u '+%Y-%m-%d %H:%M UTC'), scale $SCALE"
+    echo
+    echo "- command: \`BENCH_SCALE=$SCALE bench/run.sh\` at commit \`$(git describe --always --dirty)\`"
+    echo "- scale $SCALE: raw $RAW_N ZADDs and $RAW_N INSERT rows; W1 $W1_N msgs (and again with 32 producers);" \
+        "W2 $W2_N msgs; W3 1 000 msgs/s offered for $W3_S s; W4 $W4_N msgs; W5 W1 again ($W1_N msgs) after $W5_PRELOAD preloaded;" \
+        "W6 restore of those $W5_PRELOAD"
+    echo "- machine: $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2 }') GiB, $(java -version 2>&1 | head -1)," \
+        "shared with other work; \`uptime\` at start: \`${LOAD_START# }\`, after W1: \`${LOAD_W1# }\`," \
+        "at end: \`${LOAD_END# }\`"
+    echo "- server: \`java ${JAVA_OPTS:+$JAVA_OPTS }-jar $SERVER_JAR ${SERVER_ARGS[*]}\`; the bench runs in its own JVM"
+    echo
+    echo "The exact bench commands:"
+    echo
+    echo '```sh'
+    cat "$OUT/commands.txt"
+    echo '```'
+    echo
+    java -jar "$BENCH_JAR" --report "$RESULTS"
+    echo
+    echo "JSON lines:"
+    echo
+    echo '```json'
+    cat "$RESULTS"
+    echo '```'
+    if [ "$JFR" = 1 ]; then
+        echo
+        echo "### Where the server's CPU went during W1 (JFR, settings=profile)"
+        echo
+        echo "\`java -jar $BENCH_JAR --jfr $OUT/server.jfr --top 12 --from $W1_FROM --to $W1_TO\`"
+        echo
+        java -jar "$BENCH_JAR" --jfr "$OUT/server.jfr" --top 12 --from "$W1_FROM" --to "$W1_TO"
+    fi
+} >>"$MD"
+echo "results appended to $MD; raw files in $OUT"

@@ -1,0 +1,118 @@
+package io.sdmq.bench;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Drives a running sdmq server over HTTP and measures it (see BENCHMARKS.md).
+ *
+ * <pre>
+ * --workload raw|W1|W2|W3|W4|W5|W6   what to run (raw: the Redis ZADD and MariaDB INSERT limits)
+ * --url http://127.0.0.1:8080       the server
+ * --messages N --producers P --consumers C --rate R --duration S --inflight N --preload N --lead S
+ * --drain S (give up once nothing arrived for S seconds past the last due time) --max-drain S
+ * --redis redis://127.0.0.1:6379 --prefix sdmq     the server's Redis and key prefix (raw, W5, W6)
+ * --server-pid PID                                 also report the server process's CPU seconds (Linux /proc)
+ * --jdbc jdbc:mysql://127.0.0.1:3306/ --db-user root --db-password ''   (raw)
+ * --out results.jsonl --scale 0.2 --label W1-p32    append one JSON line; scale and label are recorded in it
+ * --report results.jsonl                           print the Markdown tables of a results file
+ * --jfr recording.jfr --top 15 --from MS --to MS   print where a recording's CPU went (within epoch ms)
+ * </pre>
+ */
+public final class Bench {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** USER_HZ of Linux on every common platform; /proc/PID/stat counts CPU time in these. */
+    private static final int CLOCK_TICKS = 100;
+
+    private Bench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = new Options(args);
+        if (options.has("report")) {
+            System.out.print(Report.markdown(Files.readAllLines(Path.of(options.text("report", "")))));
+            return;
+        }
+        if (options.has("jfr")) {
+            System.out.print(Profile.markdown(Path.of(options.text("jfr", "")), options.integer("top", 15),
+                    Long.parseLong(options.text("from", "0")), Long.parseLong(options.text("to", "0"))));
+            return;
+        }
+        String workload = options.text("workload", "W1");
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("workload", workload);
+        result.put("label", options.text("label", workload));
+        result.put("scale", options.text("scale", "1"));
+        result.put("date", Instant.now().toString());
+        long serverPid = options.integer("server-pid", 0);
+        long serverTicks = serverPid > 0 ? cpuTicks(serverPid) : 0;
+        long benchCpu = benchCpuNanos();
+        long start = System.nanoTime();
+        result.putAll(run(workload, options));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        result.put("benchCpuSeconds", Workloads.round3((benchCpuNanos() - benchCpu) / 1e9));
+        if (serverPid > 0) {
+            double cpu = (cpuTicks(serverPid) - serverTicks) / (double) CLOCK_TICKS;
+            result.put("serverCpuSeconds", Workloads.round3(cpu));
+            result.put("serverCores", Workloads.round3(cpu / seconds));
+        }
+        String line = JSON.writeValueAsString(result);
+        if (options.has("out")) {
+            Files.writeString(Path.of(options.text("out", "")), line + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        }
+        System.out.println(workload);
+        result.forEach((key, value) -> System.out.printf("  %-28s %s%n", key, value));
+        System.out.println(line);
+    }
+
+    /** CPU time (user + system) of a process, in clock ticks, from /proc (Linux). */
+    private static long cpuTicks(long pid) throws java.io.IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    private static long benchCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    private static Map<String, Object> run(String workload, Options options) throws Exception {
+        Workloads workloads = new Workloads(new SdmqClient(options.text("url", "http://127.0.0.1:8080")), options);
+        switch (workload) {
+            case "raw": {
+                int n = options.integer("messages", 200_000);
+                Map<String, Object> result = new LinkedHashMap<>();
+                RawLimits.redisZadd(options.text("redis", "redis://127.0.0.1:6379"), n, result);
+                RawLimits.mariadbInsert(options.text("jdbc", "jdbc:mysql://127.0.0.1:3306/"),
+                        options.text("db-user", "root"), options.text("db-password", ""), n, result);
+                return result;
+            }
+            case "W1":
+                return workloads.burst("W1", options.integer("messages", 100_000));
+            case "W2":
+                return workloads.batch(options.integer("messages", 500_000));
+            case "W3":
+                return workloads.steady(options.integer("rate", 1_000), options.integer("duration", 60));
+            case "W4": {
+                int n = options.integer("messages", 100_000);
+                return workloads.herd(n, options.integer("lead", 5 + n / 10_000));
+            }
+            case "W5":
+                return workloads.scale(options.integer("messages", 100_000), options.integer("preload", 1_000_000));
+            case "W6":
+                return workloads.restore(options.integer("preload", 1_000_000));
+            default:
+                throw new IllegalArgumentException("unknown workload " + workload + "; raw, W1 .. W6");
+        }
+    }
+}

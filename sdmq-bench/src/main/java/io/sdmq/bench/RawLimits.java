@@ -1,0 +1,170 @@
+package io.sdmq.bench;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.Map;
+
+/**
+ * The machine's raw limits, measured with the same Redis and MariaDB the server uses: pipelined ZADD per second
+ * (one connection, 1 000 commands per flush, under a dedicated key prefix deleted afterwards) and batched INSERT
+ * rows per second (one JDBC connection, autocommit off, one multi-row INSERT of 1 000 rows of the
+ * {@code sdmq_message} shape and a commit per batch, in a scratch database created and dropped), and the
+ * durable commit rate of one connection (one single-row INSERT per transaction).
+ */
+final class RawLimits {
+    static final int BATCH = 1_000;
+    private static final int KEYS = 16;
+    private static final int COMMITS = 500;
+    private static final long FIRST_ID = 7_339_155_161_346_838_528L;
+
+    private RawLimits() {
+    }
+
+    static void redisZadd(String redisUrl, int count, Map<String, Object> result) throws IOException {
+        String prefix = "sdmqbench-raw-" + Long.toString(System.currentTimeMillis(), 36);
+        try (Resp redis = new Resp(redisUrl)) {
+            long score = System.currentTimeMillis();
+            long start = System.nanoTime();
+            for (int from = 0; from < count; from += BATCH) {
+                int to = Math.min(count, from + BATCH);
+                for (int i = from; i < to; i++) {
+                    redis.send("ZADD", prefix + ":{" + (i % KEYS) + "}:z", Long.toString(score + i),
+                            Long.toString(FIRST_ID + i));
+                }
+                redis.flush();
+                for (int i = from; i < to; i++) {
+                    redis.read();
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            for (int k = 0; k < KEYS; k++) {
+                redis.call("DEL", prefix + ":{" + k + "}:z");
+            }
+            result.put("redisVersion", info(redis, "redis_version"));
+            result.put("zaddCount", count);
+            result.put("zaddSeconds", round(seconds));
+            result.put("zaddPerSecond", Math.round(count / seconds));
+        }
+    }
+
+    private static String info(Resp redis, String field) throws IOException {
+        for (String line : ((String) redis.call("INFO", "server")).split("\r\n")) {
+            if (line.startsWith(field + ":")) {
+                return line.substring(field.length() + 1);
+            }
+        }
+        return "";
+    }
+
+    static void mariadbInsert(String jdbcUrl, String user, String password, int count, Map<String, Object> result)
+            throws SQLException {
+        String database = "sdmq_bench_raw_" + Long.toString(System.currentTimeMillis(), 36);
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE " + database);
+            try {
+                statement.execute("USE " + database);
+                statement.execute(MESSAGE_TABLE);
+                try (ResultSet settings = statement.executeQuery(
+                        "SELECT @@version, @@innodb_flush_log_at_trx_commit")) {
+                    settings.next();
+                    result.put("mariadbVersion", settings.getString(1));
+                    result.put("innodbFlushLogAtTrxCommit", settings.getInt(2));
+                }
+                connection.setAutoCommit(false);
+                int rows = (count + BATCH - 1) / BATCH * BATCH;
+                double seconds = insertRows(connection, rows);
+                result.put("insertRows", rows);
+                result.put("insertSeconds", round(seconds));
+                result.put("insertRowsPerSecond", Math.round(rows / seconds));
+                double commitSeconds = commitOneByOne(connection, COMMITS);
+                result.put("commits", COMMITS);
+                result.put("commitsPerSecond", Math.round(COMMITS / commitSeconds));
+            } finally {
+                connection.setAutoCommit(true);
+                statement.execute("DROP DATABASE " + database);
+            }
+        }
+    }
+
+    /** Inserts rows (a multiple of BATCH) and answers the seconds it took. */
+    private static double insertRows(Connection connection, int count) throws SQLException {
+        StringBuilder sql = new StringBuilder("INSERT INTO sdmq_message (id, topic, biz_key, body, priority, delay_ms,"
+                + " ttr_ms, max_attempts, retry_delays, create_time, due_time, status, attempts, update_time) VALUES ");
+        for (int i = 0; i < BATCH; i++) {
+            sql.append(i == 0 ? "" : ",").append("(?,?,NULL,?,0,?,30000,8,NULL,?,?,'WAIT_PUT',0,?)");
+        }
+        long start = System.nanoTime();
+        try (PreparedStatement insert = connection.prepareStatement(sql.toString())) {
+            for (int from = 0; from < count; from += BATCH) {
+                long now = System.currentTimeMillis();
+                for (int i = 0; i < BATCH; i++) {
+                    long delay = 2_000 + (from + i) % 8_000;
+                    int p = i * 7;
+                    insert.setLong(p + 1, FIRST_ID + from + i);
+                    insert.setString(p + 2, "raw");
+                    insert.setString(p + 3, Messages.body(from + i, now + delay, 200));
+                    insert.setLong(p + 4, delay);
+                    insert.setTimestamp(p + 5, new Timestamp(now));
+                    insert.setTimestamp(p + 6, new Timestamp(now + delay));
+                    insert.setTimestamp(p + 7, new Timestamp(now));
+                }
+                insert.executeUpdate();
+                connection.commit();
+            }
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    /** Transactions of one single-row INSERT each: the durable commit rate of one connection (the fsync limit). */
+    private static double commitOneByOne(Connection connection, int commits) throws SQLException {
+        long start = System.nanoTime();
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO sdmq_message (id, topic, biz_key,"
+                + " body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time, due_time, status,"
+                + " attempts, update_time) VALUES (?,'raw-commit',NULL,?,0,5000,30000,8,NULL,?,?,'WAIT_PUT',0,?)")) {
+            for (int i = 0; i < commits; i++) {
+                long now = System.currentTimeMillis();
+                insert.setLong(1, FIRST_ID - 1 - i);
+                insert.setString(2, Messages.body(i, now + 5_000, 200));
+                insert.setTimestamp(3, new Timestamp(now));
+                insert.setTimestamp(4, new Timestamp(now + 5_000));
+                insert.setTimestamp(5, new Timestamp(now));
+                insert.executeUpdate();
+                connection.commit();
+            }
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static double round(double seconds) {
+        return Math.round(seconds * 1000) / 1000.0;
+    }
+
+    /** The shape of sdmq's message table (same columns, types and indexes), without its comments. */
+    private static final String MESSAGE_TABLE = """
+            CREATE TABLE sdmq_message (
+                id           BIGINT        NOT NULL,
+                topic        VARCHAR(64)   NOT NULL,
+                biz_key      VARCHAR(128)  NULL,
+                body         MEDIUMTEXT    NOT NULL,
+                priority     INT           NOT NULL,
+                delay_ms     BIGINT        NOT NULL,
+                ttr_ms       BIGINT        NOT NULL,
+                max_attempts INT           NOT NULL,
+                retry_delays VARCHAR(2048) NULL,
+                create_time  DATETIME(3)   NOT NULL,
+                due_time     DATETIME(3)   NOT NULL,
+                status       VARCHAR(16)   NOT NULL,
+                attempts     INT           NOT NULL DEFAULT 0,
+                update_time  DATETIME(3)   NOT NULL,
+                PRIMARY KEY (id),
+                UNIQUE KEY uk_topic_biz_key (topic, biz_key),
+                KEY idx_status_due_time (status, due_time)
+            ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin""";
+}

@@ -1,0 +1,204 @@
+package io.sdmq.bench;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The Markdown tables of one results file: the raw limits, then each workload next to the issue's goal, with its
+ * push (or restore) rate as a ratio of the raw limits measured in the same run and W5 as a ratio of W1, then the
+ * call latencies and CPU behind the figures.
+ */
+final class Report {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private Report() {
+    }
+
+    static String markdown(List<String> lines) {
+        Map<String, JsonNode> last = new LinkedHashMap<>();
+        for (String line : lines) {
+            if (!line.isBlank()) {
+                JsonNode result = JSON.readTree(line);
+                last.put(result.path("label").asString(result.path("workload").asString()), result);
+            }
+        }
+        StringBuilder md = new StringBuilder();
+        JsonNode raw = last.get("raw");
+        double zadd = raw == null ? 0 : raw.path("zaddPerSecond").asDouble();
+        double insert = raw == null ? 0 : raw.path("insertRowsPerSecond").asDouble();
+        if (raw != null) {
+            md.append("| raw limit (same machine, same run) | per second | how |\n|---|---:|---|\n");
+            md.append(String.format(Locale.ROOT, "| Redis pipelined ZADD | %s | %s commands, 1 000 per flush, one "
+                            + "connection, Redis %s |%n", count(zadd), count(raw.path("zaddCount").asDouble()),
+                    raw.path("redisVersion").asString()));
+            md.append(String.format(Locale.ROOT, "| MariaDB batched INSERT rows | %s | %s rows of the sdmq_message "
+                            + "shape, 1 000 per statement, a commit each, one connection, %s, "
+                            + "innodb_flush_log_at_trx_commit=%d |%n", count(insert),
+                    count(raw.path("insertRows").asDouble()), raw.path("mariadbVersion").asString(),
+                    raw.path("innodbFlushLogAtTrxCommit").asInt()));
+            md.append(String.format(Locale.ROOT, "| MariaDB durable commits (one row each) | %s | %s transactions, "
+                    + "one connection: the fsync bound on any one writer |%n%n",
+                    count(raw.path("commitsPerSecond").asDouble()), count(raw.path("commits").asDouble())));
+        }
+        md.append("| workload | pushed | push msgs/s | ÷ raw INSERT | ÷ raw ZADD | delivered | lost | early | dup "
+                + "| lateness p50 / p99 / p99.9 / max ms | server CPU | goal | met |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|\n");
+        JsonNode w1 = last.get("W1");
+        for (Map.Entry<String, JsonNode> entry : last.entrySet()) {
+            JsonNode r = entry.getValue();
+            String workload = r.path("workload").asString();
+            String label = entry.getKey().equals(workload) || !r.has("producers") ? entry.getKey()
+                    : entry.getKey() + " (" + r.path("producers").asInt() + " producers)";
+            if (workload.equals("raw")) {
+                continue;
+            }
+            if (workload.equals("W6")) {
+                double rate = r.path("restoreRate").asDouble();
+                md.append(String.format(Locale.ROOT, "| W6 restore | %s pending | restore %s | %s | %s | %s restored "
+                                + "| %d | – | – | – | %s | ≥ 100 000 msgs/s restored | %s |%n",
+                        count(r.path("pendingBefore").asDouble()), count(rate), ratio(rate, insert), ratio(rate, zadd),
+                        count(r.path("restored").asDouble()), r.path("lost").asLong(),
+                        cpu(r, r.path("restored").asDouble()),
+                        verdict(r, List.of(check("restore", rate >= 100_000, rate / 100_000)))));
+                continue;
+            }
+            double push = r.path("pushRate").asDouble();
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d | %d | %d | %s | %s | %s | %s |%n",
+                    label, count(r.path("pushed").asDouble()), count(push), ratio(push, insert), ratio(push, zadd),
+                    count(r.path("delivered").asDouble()), r.path("lost").asLong(), r.path("early").asLong(),
+                    r.path("duplicates").asLong(), lateness(r),
+                    cpu(r, r.path("pushed").asDouble() + r.path("preloaded").asDouble(0)), goal(workload),
+                    met(workload, r, w1)));
+        }
+        md.append("\n| workload | push call p50 / p99 ms | ids per /finish | /finish call avg / max ms "
+                + "| server cores | bench CPU s | duration s |\n|---|---|---:|---|---:|---:|---:|\n");
+        for (Map.Entry<String, JsonNode> entry : last.entrySet()) {
+            JsonNode r = entry.getValue();
+            if (r.has("pushCallP50Ms")) {
+                md.append(String.format(Locale.ROOT, "| %s | %.2f / %.2f | %.1f | %.1f / %.1f | %.2f | %.1f | %.1f |%n",
+                        entry.getKey(), r.path("pushCallP50Ms").asDouble(), r.path("pushCallP99Ms").asDouble(),
+                        r.path("idsPerFinish").asDouble(), r.path("finishCallAvgMs").asDouble(),
+                        r.path("finishCallMaxMs").asDouble(), r.path("serverCores").asDouble(0),
+                        r.path("benchCpuSeconds").asDouble(), r.path("durationSeconds").asDouble()));
+            }
+        }
+        return md.toString();
+    }
+
+    private static String goal(String workload) {
+        switch (workload) {
+            case "W1":
+                return "push ≥ 12 000/s, p50 ≤ 5 ms, p99 ≤ 50 ms";
+            case "W2":
+                return "push ≥ 50 000/s";
+            case "W3":
+                return "p99 ≤ 4 ms, p99.9 ≤ 20 ms (at the target rate)";
+            case "W4":
+                return "all delivered within 5 s of the due second";
+            case "W5":
+                return "push and p99 within 1.5× of W1";
+            default:
+                return "";
+        }
+    }
+
+    private static String met(String workload, JsonNode r, JsonNode w1) {
+        double push = r.path("pushRate").asDouble();
+        double p50 = r.path("latenessP50Ms").asDouble();
+        double p99 = r.path("latenessP99Ms").asDouble();
+        double p999 = r.path("latenessP999Ms").asDouble();
+        List<String> checks = new ArrayList<>();
+        switch (workload) {
+            case "W1":
+                checks.add(check("push", push >= 12_000, push / 12_000));
+                checks.add(check("p50", p50 <= 5, p50 / 5));
+                checks.add(check("p99", p99 <= 50, p99 / 50));
+                break;
+            case "W2":
+                checks.add(check("push", push >= 50_000, push / 50_000));
+                break;
+            case "W3": {
+                double target = r.path("targetRate").asDouble();
+                checks.add(check("rate", push >= 0.98 * target, push / target));
+                checks.add(check("p99", p99 <= 4, p99 / 4));
+                checks.add(check("p99.9", p999 <= 20, p999 / 20));
+                break;
+            }
+            case "W4": {
+                JsonNode last = r.path("lastDeliveryAfterDueSecondMs");
+                if (last.isNumber()) {
+                    checks.add("last " + count(last.asDouble()) + " ms after the second: "
+                            + (last.asDouble() <= 5_000 && r.path("lost").asLong() == 0 ? "yes" : "no"));
+                } else {
+                    checks.add("nothing delivered: no");
+                }
+                checks.add("pushed before it: " + (r.path("pushedBeforeDueSecond").asBoolean() ? "yes" : "no"));
+                break;
+            }
+            case "W5": {
+                if (w1 == null) {
+                    return "no W1 in this run to compare with";
+                }
+                double pushRatio = push / w1.path("pushRate").asDouble();
+                double p99Ratio = p99 / w1.path("latenessP99Ms").asDouble();
+                checks.add(String.format(Locale.ROOT, "push %.2f× W1: %s", pushRatio, pushRatio >= 1 / 1.5 ? "yes" : "no"));
+                checks.add(String.format(Locale.ROOT, "p99 %.2f× W1: %s", p99Ratio, p99Ratio <= 1.5 ? "yes" : "no"));
+                checks.add(count(r.path("preloaded").asDouble()) + " preloaded, "
+                        + count(r.path("redisBytesPerPending").asDouble()) + " Redis bytes per pending message");
+                break;
+            }
+            default:
+                break;
+        }
+        return verdict(r, checks);
+    }
+
+    /** The checks, or why the figures do not count (loss, early delivery, push errors, wrong due time). */
+    private static String verdict(JsonNode r, List<String> checks) {
+        String joined = String.join("; ", checks);
+        return r.path("valid").asBoolean() ? joined : "**does not count** (" + problems(r) + "); " + joined;
+    }
+
+    private static String problems(JsonNode r) {
+        List<String> problems = new ArrayList<>();
+        for (String field : List.of("lost", "early", "pushErrors", "dueMismatch", "unknown", "pendingAfterFlush")) {
+            if (r.path(field).asLong() > 0) {
+                problems.add(field + " " + r.path(field).asLong());
+            }
+        }
+        return String.join(", ", problems);
+    }
+
+    private static String check(String name, boolean ok, double ofGoal) {
+        return String.format(Locale.ROOT, "%s %s (%.2f× goal)", name, ok ? "yes" : "no", ofGoal);
+    }
+
+    private static String lateness(JsonNode r) {
+        return String.format(Locale.ROOT, "%.2f / %.2f / %.2f / %.2f", r.path("latenessP50Ms").asDouble(),
+                r.path("latenessP99Ms").asDouble(), r.path("latenessP999Ms").asDouble(),
+                r.path("latenessMaxMs").asDouble());
+    }
+
+    /** The server's CPU over the workload: average cores busy, and ms of CPU per message (preloaded ones too). */
+    private static String cpu(JsonNode r, double messages) {
+        if (!r.has("serverCpuSeconds") || messages <= 0) {
+            return "–";
+        }
+        return String.format(Locale.ROOT, "%.2f cores, %.2f ms/msg", r.path("serverCores").asDouble(),
+                1000 * r.path("serverCpuSeconds").asDouble() / messages);
+    }
+
+    private static String ratio(double value, double limit) {
+        return limit <= 0 ? "–" : String.format(Locale.ROOT, "%.3f", value / limit);
+    }
+
+    private static String count(double value) {
+        return String.format(Locale.ROOT, "%,d", Math.round(value)).replace(',', ' ');
+    }
+}
