@@ -2,9 +2,11 @@ package io.sdmq.core;
 
 import io.sdmq.common.Message;
 import io.sdmq.common.PushRequest;
+import io.sdmq.common.SdmqException;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -32,6 +34,12 @@ public interface DelayQueue {
 
     /** Moves a pending message to a new time, keeping its id; answers the new due time. */
     long reschedule(long id, Long delay, Long deliverAt);
+
+    /**
+     * Acknowledges many reserved messages with one group commit; for each id, in order, empty when it was finished
+     * or the error that says why not.
+     */
+    List<Optional<SdmqException>> finishAll(List<Long> ids);
 
     /** Gives a reserved message back: redelivered after {@code delay} ms, or per its retry policy when null. */
     void nack(long id, Long delay);

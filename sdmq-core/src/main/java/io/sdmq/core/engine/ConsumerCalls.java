@@ -5,10 +5,13 @@ import io.sdmq.common.Message;
 import io.sdmq.common.MessageStateException;
 import io.sdmq.common.MessageStatus;
 import io.sdmq.common.PushRules;
+import io.sdmq.common.SdmqException;
+import io.sdmq.common.Transition;
 import io.sdmq.common.TooManyRequestsException;
 import io.sdmq.core.spi.ScheduleStore.Nacked;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -46,6 +49,32 @@ final class ConsumerCalls {
         }
         ops.pending(id, "finish");
         throw new MessageStateException(id, NOT_RESERVED);
+    }
+
+    /** Finishes many reservations with one group commit; per id, empty or why it could not be finished. */
+    List<Optional<SdmqException>> finishAll(List<Long> ids) {
+        long now = ops.clock.millis();
+        List<Transition> finished = new ArrayList<>(ids.size());
+        List<Optional<SdmqException>> results = new ArrayList<>(ids.size());
+        for (long id : ids) {
+            if (ops.store.finish(ops.bucketOf(id), id, now)) {
+                finished.add(ops.transition(id, MessageStatus.RESERVED, MessageStatus.FINISHED));
+                results.add(Optional.empty());
+            } else {
+                results.add(Optional.of(whyNotFinishable(id)));
+            }
+        }
+        ops.commitAll(finished);
+        return results;
+    }
+
+    private SdmqException whyNotFinishable(long id) {
+        try {
+            ops.pending(id, "finish");
+            return new MessageStateException(id, NOT_RESERVED);
+        } catch (SdmqException e) {
+            return e;
+        }
     }
 
     void nack(long id, Long delay) {

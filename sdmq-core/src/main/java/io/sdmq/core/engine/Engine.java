@@ -3,6 +3,7 @@ package io.sdmq.core.engine;
 import io.sdmq.common.IdGenerator;
 import io.sdmq.common.Message;
 import io.sdmq.common.PushRequest;
+import io.sdmq.common.SdmqException;
 import io.sdmq.core.DelayQueue;
 import io.sdmq.core.EngineSettings;
 import io.sdmq.core.JobView;
@@ -15,6 +16,7 @@ import io.sdmq.core.spi.ScheduleStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -83,6 +85,11 @@ public final class Engine implements DelayQueue, AutoCloseable {
     @Override
     public void finish(long id) {
         consumers.finish(id);
+    }
+
+    @Override
+    public List<Optional<SdmqException>> finishAll(List<Long> ids) {
+        return consumers.finishAll(ids);
     }
 
     @Override

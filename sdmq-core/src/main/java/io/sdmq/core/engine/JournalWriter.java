@@ -53,7 +53,16 @@ final class JournalWriter implements Runnable {
 
     /** Applies a transition and waits for its commit (terminal transitions). */
     void commit(Transition transition) {
-        await(enqueue(new Write(null, transition, new CompletableFuture<>())));
+        commitAll(List.of(transition));
+    }
+
+    /** Applies transitions and waits until all are committed; queued together, they share transactions. */
+    void commitAll(List<Transition> transitions) {
+        List<CompletableFuture<List<Long>>> commits = new ArrayList<>(transitions.size());
+        for (Transition transition : transitions) {
+            commits.add(enqueue(new Write(null, transition, new CompletableFuture<>())));
+        }
+        commits.forEach(this::await);
     }
 
     /** Applies a transition in the background (non-terminal transitions); blocks only while the queue is full. */

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.List;
 
 /** What the engine's calls share: the ports, the clock, the writers, and the steps every call is made of. */
 final class Ops {
@@ -44,6 +45,11 @@ final class Ops {
     /** Writes a terminal transition and waits for its commit. */
     void commit(Transition transition) {
         workers.journals().terminals().commit(transition);
+    }
+
+    /** Writes terminal transitions and waits until all are committed (they share transactions). */
+    void commitAll(List<Transition> transitions) {
+        workers.journals().terminals().commitAll(transitions);
     }
 
     /** Writes a non-terminal transition in the background. */

@@ -5,6 +5,7 @@ import io.sdmq.common.Message;
 import io.sdmq.common.MessageNotFoundException;
 import io.sdmq.common.MessageStateException;
 import io.sdmq.common.PushRequest;
+import io.sdmq.common.SdmqException;
 import io.sdmq.common.TooManyRequestsException;
 import io.sdmq.common.Transition;
 import io.sdmq.core.DelayQueue.OnDuplicate;
@@ -16,10 +17,12 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import static io.sdmq.common.MessageStatus.DEAD;
 import static io.sdmq.common.MessageStatus.DELAY;
 import static io.sdmq.common.MessageStatus.DELETED;
+import static io.sdmq.common.MessageStatus.FINISHED;
 import static io.sdmq.common.MessageStatus.RESERVED;
 import static io.sdmq.common.MessageStatus.WAIT_PUT;
 import static io.sdmq.core.engine.EngineFixture.T0;
@@ -95,6 +98,25 @@ class PolicyTest {
         assertThat(f.popNow("order")).extracting(Message::id, Message::attempts).containsExactly(
                 tuple(id, 1));
         assertThatThrownBy(() -> f.engine.requeue(424_242)).isInstanceOf(MessageNotFoundException.class);
+    }
+
+    @Test
+    void a_batch_finish_answers_per_id_and_commits_the_finished_ones() {
+        long a = f.push("order", null, 0);
+        long b = f.push("order", null, 0);
+        long pending = f.push("order", null, 600_000);
+        f.advance(0);
+        assertThat(f.popNow("order")).hasSize(2);
+
+        List<Optional<SdmqException>> results =
+                f.engine.finishAll(List.of(a, 424_242L, b, pending));
+
+        assertThat(results.get(0)).isEmpty();
+        assertThat(results.get(1)).containsInstanceOf(MessageNotFoundException.class);
+        assertThat(results.get(2)).isEmpty();
+        assertThat(results.get(3)).containsInstanceOf(MessageStateException.class);
+        assertThat(f.messageLog.find(a).orElseThrow().status()).isEqualTo(FINISHED);
+        assertThat(f.messageLog.find(b).orElseThrow().status()).isEqualTo(FINISHED);
     }
 
     @Test

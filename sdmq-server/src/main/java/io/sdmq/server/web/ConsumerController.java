@@ -15,6 +15,7 @@ import org.springframework.web.context.request.async.DeferredResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** What consumers do: wait for due messages, acknowledge, give back, extend (DESIGN §6). */
 @RestController
@@ -58,20 +59,27 @@ class ConsumerController {
         if (ids.isEmpty() || ids.size() > MAX_FINISH_IDS) {
             throw new InvalidRequestException("ids", "must hold 1.." + MAX_FINISH_IDS + " message ids");
         }
-        List<FinishResult> results = new ArrayList<>(ids.size());
-        for (String each : ids) {
-            results.add(finishOne(each));
+        FinishResult[] results = new FinishResult[ids.size()];
+        List<Long> parsed = new ArrayList<>(ids.size());
+        List<Integer> at = new ArrayList<>(ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            try {
+                parsed.add(MessageIds.parse(ids.get(i), null));
+                at.add(i);
+            } catch (SdmqException e) {
+                results[i] = failed(ids.get(i), e);
+            }
         }
-        return ApiResponse.ok(results);
+        List<Optional<SdmqException>> outcomes = queue.finishAll(parsed);
+        for (int k = 0; k < parsed.size(); k++) {
+            String given = ids.get(at.get(k));
+            results[at.get(k)] = outcomes.get(k).map(e -> failed(given, e)).orElse(new FinishResult(given, 200, null));
+        }
+        return ApiResponse.ok(List.of(results));
     }
 
-    private FinishResult finishOne(String id) {
-        try {
-            queue.finish(MessageIds.parse(id, null));
-            return new FinishResult(id, 200, null);
-        } catch (SdmqException e) {
-            return new FinishResult(id, errors.statusOf(e).value(), e.getMessage());
-        }
+    private FinishResult failed(String id, SdmqException e) {
+        return new FinishResult(id, errors.statusOf(e).value(), e.getMessage());
     }
 
     @PostMapping("/nack")
