@@ -144,8 +144,9 @@ final class JournalWriter implements Runnable {
     }
 
     private void writeInserts(List<Write> inserts) {
+        List<Message> messages = inserts.stream().flatMap(w -> w.messages().stream()).toList();
         try {
-            List<Long> ids = messageLog.insert(inserts.stream().flatMap(w -> w.messages().stream()).toList());
+            List<Long> ids = messageLog.insert(messages);
             int from = 0;
             for (Write write : inserts) {
                 int to = from + write.messages().size();
@@ -153,7 +154,7 @@ final class JournalWriter implements Runnable {
                 from = to;
             }
         } catch (RuntimeException e) {
-            log.error("could not insert {} messages ({}); their pushes answer 503", inserts.size(), rootCause(e));
+            log.error("could not insert {} messages ({}); their pushes answer 503", messages.size(), rootCause(e));
             inserts.forEach(w -> w.done().completeExceptionally(e));
         }
     }

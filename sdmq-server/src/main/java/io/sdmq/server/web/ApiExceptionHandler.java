@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * SQL or class name reaches a client.
  */
 @RestControllerAdvice
-public class ApiExceptionHandler {
+class ApiExceptionHandler {
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
     /** The status each of sdmq's own errors answers with. */
