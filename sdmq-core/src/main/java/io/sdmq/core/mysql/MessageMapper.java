@@ -12,18 +12,17 @@ import java.util.List;
 /** The SQL of {@link MybatisMessageLog}; portable between MySQL 8.0+ and MariaDB 10.6+. */
 interface MessageMapper {
 
+    /**
+     * One row. {@link MybatisMessageLog} runs it on the batch executor and the driver's
+     * {@code rewriteBatchedStatements} sends a batch of them as multi-row INSERTs, within the packet limit.
+     */
     @Insert("""
-            <script>
             INSERT INTO sdmq_message (id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts,
                 retry_delays, create_time, due_time, status, attempts, update_time)
-            VALUES
-            <foreach collection="rows" item="r" separator=",">
-                (#{r.id}, #{r.topic}, #{r.bizKey,jdbcType=VARCHAR}, #{r.body}, #{r.priority}, #{r.delayMs},
-                #{r.ttrMs}, #{r.maxAttempts}, #{r.retryDelays,jdbcType=VARCHAR}, #{r.createTime}, #{r.dueTime},
-                #{r.status}, #{r.attempts}, #{r.updateTime})
-            </foreach>
-            </script>""")
-    int insertMessages(@Param("rows") List<MessageRow> rows);
+            VALUES (#{id}, #{topic}, #{bizKey,jdbcType=VARCHAR}, #{body}, #{priority}, #{delayMs}, #{ttrMs},
+                #{maxAttempts}, #{retryDelays,jdbcType=VARCHAR}, #{createTime}, #{dueTime}, #{status}, #{attempts},
+                #{updateTime})""")
+    int insertMessage(MessageRow row);
 
     /**
      * A shared locking read: it sees the latest committed row whatever this transaction's snapshot, and several
@@ -32,17 +31,13 @@ interface MessageMapper {
     @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey} LOCK IN SHARE MODE")
     Long lockIdByKey(@Param("topic") String topic, @Param("bizKey") String bizKey);
 
+    /** One row; batched like {@link #insertMessage}. */
     @Insert("""
-            <script>
             INSERT INTO sdmq_message_log (message_id, from_status, to_status, changed_at, bucket, host, thread, note)
-            VALUES
-            <foreach collection="rows" item="r" separator=",">
-                (#{r.messageId}, #{r.fromStatus,jdbcType=VARCHAR}, #{r.toStatus}, #{r.changedAt},
-                #{r.bucket,jdbcType=VARCHAR}, #{r.host,jdbcType=VARCHAR}, #{r.thread,jdbcType=VARCHAR},
-                #{r.note,jdbcType=VARCHAR})
-            </foreach>
-            </script>""")
-    int insertLogs(@Param("rows") List<LogRow> rows);
+            VALUES (#{messageId}, #{fromStatus,jdbcType=VARCHAR}, #{toStatus}, #{changedAt},
+                #{bucket,jdbcType=VARCHAR}, #{host,jdbcType=VARCHAR}, #{thread,jdbcType=VARCHAR},
+                #{note,jdbcType=VARCHAR})""")
+    int insertLog(LogRow row);
 
     /**
      * Moves the status unless the row changed later than this, or is terminal; a requeue leaves DEAD or EXPIRED

@@ -57,7 +57,7 @@ public final class MybatisMessageLog implements MessageLog {
             return List.of();
         }
         String thread = Thread.currentThread().getName();
-        return inTransaction("insert " + messages.size() + " messages", ExecutorType.SIMPLE,
+        return inTransaction("insert " + messages.size() + " messages", ExecutorType.BATCH,
                 session -> insertAll(session, messages, thread));
     }
 
@@ -142,9 +142,9 @@ public final class MybatisMessageLog implements MessageLog {
         MessageMapper mapper = session.getMapper(MessageMapper.class);
         try {
             List<Message> ordered = messages.stream().sorted(BY_KEY).toList();
-            Chunks.of(ordered.stream().map(Rows::newMessage).toList(), row -> row.body().length())
-                    .forEach(mapper::insertMessages);
+            ordered.forEach(m -> mapper.insertMessage(Rows.newMessage(m)));
             writeLogs(mapper, ordered.stream().map(m -> Rows.firstLog(m, host, thread)).toList());
+            session.flushStatements();
             return messages.stream().map(Message::id).toList();
         } catch (PersistenceException e) {
             if (!hasErrorCode(e, ER_DUP_ENTRY)) {
@@ -153,18 +153,19 @@ public final class MybatisMessageLog implements MessageLog {
             session.rollback(true);
         }
         log.debug("a batch of {} messages holds a taken (topic, bizKey); inserting them one by one", messages.size());
-        return insertOneByOne(mapper, messages, thread);
+        return insertOneByOne(session, messages, thread);
     }
 
     /** Keeps the first message of each (topic, bizKey), in the batch or already stored, and answers its id. */
-    private List<Long> insertOneByOne(MessageMapper mapper, List<Message> messages, String thread) {
+    private List<Long> insertOneByOne(SqlSession session, List<Message> messages, String thread) {
+        MessageMapper mapper = session.getMapper(MessageMapper.class);
         Long[] ids = new Long[messages.size()];
         List<LogRow> logs = new ArrayList<>();
         IntStream.range(0, messages.size()).boxed()
                 .sorted(Comparator.comparing(messages::get, BY_KEY))
                 .forEach(i -> {
                     Message message = messages.get(i);
-                    Long taken = insertUnlessTaken(mapper, message);
+                    Long taken = insertUnlessTaken(session, mapper, message);
                     ids[i] = taken == null ? message.id() : taken;
                     if (taken == null) {
                         logs.add(Rows.firstLog(message, host, thread));
@@ -175,9 +176,10 @@ public final class MybatisMessageLog implements MessageLog {
     }
 
     /** Returns null when the message was inserted, else the id of the message holding its (topic, bizKey). */
-    private static Long insertUnlessTaken(MessageMapper mapper, Message message) {
+    private static Long insertUnlessTaken(SqlSession session, MessageMapper mapper, Message message) {
         try {
-            mapper.insertMessages(List.of(Rows.newMessage(message)));
+            mapper.insertMessage(Rows.newMessage(message));
+            session.flushStatements();
             return null;
         } catch (PersistenceException e) {
             if (!hasErrorCode(e, ER_DUP_ENTRY)) {
@@ -192,7 +194,7 @@ public final class MybatisMessageLog implements MessageLog {
     }
 
     private static void writeLogs(MessageMapper mapper, List<LogRow> rows) {
-        Chunks.of(rows, row -> 0).forEach(mapper::insertLogs);
+        rows.forEach(mapper::insertLog);
     }
 
     private <T> T inTransaction(String what, ExecutorType executor, Function<SqlSession, T> work) {
