@@ -9,7 +9,5 @@ public enum RestoreOutcome {
     /** Overdue and marked EXPIRED. */
     EXPIRED,
     /** Skipped: it finished, was deleted or died while the restore ran. */
-    GONE,
-    /** Not restored: its bucket was not one being restored. */
-    SKIPPED
+    GONE
 }

@@ -7,6 +7,8 @@ import io.sdmq.common.MessageStatus;
 import io.sdmq.common.StoredMessage;
 import io.sdmq.core.JobView;
 
+import java.util.List;
+
 /** Looking a message up, and bringing a dead or expired one back. */
 final class AdminCalls {
     private final Ops ops;
@@ -34,6 +36,6 @@ final class AdminCalls {
             throw new MessageStateException(id, after.status(), "requeue");
         }
         Message message = stored.message().withAttempts(0).withDueTime(now);
-        ops.schedule(message);
+        ops.schedule(List.of(message));
     }
 }

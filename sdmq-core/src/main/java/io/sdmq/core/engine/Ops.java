@@ -14,7 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** What the engine's calls share: the ports, the clock, the writers, and the steps every call is made of. */
 final class Ops {
@@ -66,20 +69,32 @@ final class Ops {
         return stored;
     }
 
-    /** Puts a committed WAIT_PUT message into its bucket; if Redis fails it stays WAIT_PUT for the reconciler. */
-    void schedule(Message message) {
-        int bucket = bucketOf(message.id());
+    /**
+     * Puts committed WAIT_PUT messages into their buckets, one script per bucket; a message Redis does not take
+     * stays WAIT_PUT for the reconciler.
+     */
+    void schedule(List<Message> messages) {
+        Map<Integer, List<Message>> byBucket = new TreeMap<>();
+        for (Message message : messages) {
+            byBucket.computeIfAbsent(bucketOf(message.id()), b -> new ArrayList<>()).add(message);
+        }
+        byBucket.forEach(this::schedule);
+    }
+
+    private void schedule(int bucket, List<Message> messages) {
         try {
             workers.locks().shared(bucket, () -> {
-                store.push(bucket, message);
-                record(transition(message.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY));
+                store.push(bucket, messages);
+                for (Message message : messages) {
+                    record(transition(message.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY));
+                }
                 return null;
             });
         } catch (RuntimeException e) {
-            log.warn("Redis did not take message {} ({}); it stays WAIT_PUT in MySQL until recovery schedules it",
-                    message.id(), e.toString());
+            log.warn("Redis did not take {} message(s) of bucket {}, the first {} ({}); they stay WAIT_PUT in MySQL "
+                    + "until recovery schedules them", messages.size(), bucket, messages.get(0).id(), e.toString());
             return;
         }
-        workers.scheduled(bucket, message.score());
+        workers.scheduled(bucket, messages.stream().mapToLong(Message::score).min().orElseThrow());
     }
 }

@@ -32,7 +32,7 @@ final class ProducerCalls {
 
     PushResult push(PushRequest request, OnDuplicate onDuplicate) {
         Message message = ops.settings.pushRules().toMessage(request, ids.nextId(), ops.clock.millis());
-        return land(message, ops.workers.journals().inserts().insert(message), onDuplicate);
+        return land(List.of(message), List.of(ops.workers.journals().inserts().insert(message)), onDuplicate).get(0);
     }
 
     List<PushResult> pushBatch(List<PushRequest> requests, OnDuplicate onDuplicate) {
@@ -52,24 +52,35 @@ final class ProducerCalls {
         if (!errors.isEmpty()) {
             throw new InvalidRequestException("messages", String.join("; ", errors));
         }
-        List<Long> holders = ops.workers.journals().inserts().insertAll(messages);
-        List<PushResult> results = new ArrayList<>(messages.size());
-        for (int i = 0; i < messages.size(); i++) {
-            results.add(land(messages.get(i), holders.get(i), onDuplicate));
-        }
-        return results;
+        return land(messages, ops.workers.journals().inserts().insertAll(messages), onDuplicate);
     }
 
-    private PushResult land(Message message, long holder, OnDuplicate onDuplicate) {
-        if (holder == message.id()) {
-            ops.schedule(message);
-            return new PushResult(message.id(), PushOutcome.CREATED);
+    /**
+     * Schedules the committed messages (one script per bucket), then settles those whose business key another
+     * message holds, in order, so a replace within a batch finds its holder scheduled.
+     */
+    private List<PushResult> land(List<Message> messages, List<Long> holders, OnDuplicate onDuplicate) {
+        List<Message> created = new ArrayList<>(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            if (holders.get(i) == messages.get(i).id()) {
+                created.add(messages.get(i));
+            }
         }
-        if (onDuplicate == OnDuplicate.REPLACE) {
-            replace(holder, message);
-            return new PushResult(holder, PushOutcome.REPLACED);
+        ops.schedule(created);
+        List<PushResult> results = new ArrayList<>(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            long holder = holders.get(i);
+            Message message = messages.get(i);
+            if (holder == message.id()) {
+                results.add(new PushResult(holder, PushOutcome.CREATED));
+            } else if (onDuplicate == OnDuplicate.REPLACE) {
+                replace(holder, message);
+                results.add(new PushResult(holder, PushOutcome.REPLACED));
+            } else {
+                results.add(new PushResult(holder, PushOutcome.DUPLICATE));
+            }
         }
-        return new PushResult(holder, PushOutcome.DUPLICATE);
+        return results;
     }
 
     /** Debounce: the pending holder of a business key takes the new body and due time, atomically in Redis. */

@@ -43,12 +43,6 @@ final class ReconcileWithLog implements TimedLoop.Step {
     }
 
     private int restoreAll(List<StoredMessage> rows, long now) {
-        int restored = 0;
-        for (StoredMessage row : rows) {
-            if (restore.restoreRow(row, true, now) == RestoreOutcome.RESTORED) {
-                restored++;
-            }
-        }
-        return restored;
+        return (int) restore.restoreRows(rows, true, now).stream().filter(o -> o == RestoreOutcome.RESTORED).count();
     }
 }

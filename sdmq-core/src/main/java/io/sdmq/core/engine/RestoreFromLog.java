@@ -12,11 +12,16 @@ import io.sdmq.core.RestoreCounts;
 import io.sdmq.core.RestoreOutcome;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ScheduleStore;
+import io.sdmq.core.spi.ScheduleStore.Restored;
+import io.sdmq.core.spi.ScheduleStore.Restoring;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
@@ -67,37 +72,75 @@ final class RestoreFromLog {
         if (row.status().isTerminal()) {
             throw new MessageStateException(id, row.status(), "restore");
         }
-        return restoreRow(row, expire, clock.millis());
+        return restoreRows(List.of(row), expire, clock.millis()).get(0);
     }
 
-    /** Puts one non-terminal row back unless Redis holds it; overdue ones are due now or, without expire, EXPIRED. */
-    RestoreOutcome restoreRow(StoredMessage row, boolean expire, long now) {
-        Message m = row.message();
-        int bucket = Buckets.of(m.id(), store.buckets());
-        String bucketName = store.bucketName(bucket);
-        boolean overdue = row.status() == MessageStatus.RESERVED || m.dueTime() <= now;
-        if (overdue && !expire) {
-            if (store.holds(bucket, m.id())) {
-                return RestoreOutcome.ALREADY_PRESENT;
+    /**
+     * Puts non-terminal rows back unless Redis holds them, one script per bucket; overdue ones are due now or,
+     * without expire, EXPIRED. Answers each row's outcome, in order.
+     */
+    List<RestoreOutcome> restoreRows(List<StoredMessage> rows, boolean expire, long now) {
+        RestoreOutcome[] outcomes = new RestoreOutcome[rows.size()];
+        Map<Integer, List<Integer>> byBucket = new TreeMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            StoredMessage row = rows.get(i);
+            int bucket = Buckets.of(row.message().id(), store.buckets());
+            if (overdue(row, now) && !expire) {
+                outcomes[i] = expireUnlessHeld(row, bucket, now);
+            } else {
+                byBucket.computeIfAbsent(bucket, b -> new ArrayList<>()).add(i);
             }
-            workers.journals().terminals().commit(Transition.of(m.id(), row.status(), MessageStatus.EXPIRED, now, bucketName)
-                    .withNote("overdue at restore"));
-            return RestoreOutcome.EXPIRED;
         }
-        long score = overdue ? now : m.score();
-        return switch (store.restore(bucket, m, score)) {
+        byBucket.forEach((bucket, indexes) -> {
+            List<Restoring> restoring = indexes.stream()
+                    .map(i -> rows.get(i))
+                    .map(row -> new Restoring(row.message(), overdue(row, now) ? now : row.message().score()))
+                    .toList();
+            List<Restored> results = store.restore(bucket, restoring);
+            long earliest = ScheduleStore.NONE;
+            for (int j = 0; j < indexes.size(); j++) {
+                StoredMessage row = rows.get(indexes.get(j));
+                outcomes[indexes.get(j)] = journal(row, results.get(j), bucket, now);
+                if (results.get(j) == Restored.WRITTEN) {
+                    earliest = Math.min(earliest, restoring.get(j).score());
+                }
+            }
+            if (earliest != ScheduleStore.NONE) {
+                workers.scheduled(bucket, earliest);
+            }
+        });
+        return List.of(outcomes);
+    }
+
+    private static boolean overdue(StoredMessage row, long now) {
+        return row.status() == MessageStatus.RESERVED || row.message().dueTime() <= now;
+    }
+
+    private RestoreOutcome expireUnlessHeld(StoredMessage row, int bucket, long now) {
+        long id = row.message().id();
+        if (store.holds(bucket, id)) {
+            return RestoreOutcome.ALREADY_PRESENT;
+        }
+        workers.journals().terminals().commit(Transition.of(id, row.status(), MessageStatus.EXPIRED, now,
+                store.bucketName(bucket)).withNote("overdue at restore"));
+        return RestoreOutcome.EXPIRED;
+    }
+
+    private RestoreOutcome journal(StoredMessage row, Restored result, int bucket, long now) {
+        long id = row.message().id();
+        String bucketName = store.bucketName(bucket);
+        return switch (result) {
             case PRESENT -> {
                 if (row.status() == MessageStatus.WAIT_PUT) {
-                    workers.journals().background().record(Transition.of(m.id(), MessageStatus.WAIT_PUT,
+                    workers.journals().background().record(Transition.of(id, MessageStatus.WAIT_PUT,
                             MessageStatus.DELAY, now, bucketName).withNote("found in Redis"));
                 }
                 yield RestoreOutcome.ALREADY_PRESENT;
             }
             case GONE -> RestoreOutcome.GONE;
             case WRITTEN -> {
-                workers.journals().background().record(Transition.of(m.id(), row.status(), MessageStatus.DELAY, now, bucketName)
-                        .withNote("restored from MySQL"));
-                workers.scheduled(bucket, score);
+                workers.journals().background().record(Transition.of(id, row.status(), MessageStatus.DELAY, now,
+                        bucketName).withNote("restored from MySQL"));
                 yield RestoreOutcome.RESTORED;
             }
         };
@@ -108,11 +151,11 @@ final class RestoreFromLog {
         long after = 0;
         for (int page = 1; ; page++) {
             List<StoredMessage> rows = messageLog.findPending(after, PAGE);
-            long now = clock.millis();
-            for (StoredMessage row : rows) {
-                tally.count(buckets.test(Buckets.of(row.message().id(), store.buckets()))
-                        ? restoreRow(row, expire, now) : RestoreOutcome.SKIPPED);
-            }
+            List<StoredMessage> chosen = rows.stream()
+                    .filter(row -> buckets.test(Buckets.of(row.message().id(), store.buckets())))
+                    .toList();
+            restoreRows(chosen, expire, clock.millis()).forEach(tally::count);
+            tally.skipped(rows.size() - chosen.size());
             if (rows.size() < PAGE) {
                 break;
             }
@@ -143,6 +186,10 @@ final class RestoreFromLog {
         private long expired;
         private long gone;
 
+        void skipped(int rows) {
+            scanned += rows;
+        }
+
         void count(RestoreOutcome outcome) {
             scanned++;
             switch (outcome) {
@@ -150,7 +197,6 @@ final class RestoreFromLog {
                 case ALREADY_PRESENT -> present++;
                 case EXPIRED -> expired++;
                 case GONE -> gone++;
-                case SKIPPED -> { }
             }
         }
 

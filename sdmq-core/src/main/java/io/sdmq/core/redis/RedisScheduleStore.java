@@ -56,10 +56,17 @@ public final class RedisScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public boolean push(int bucket, Message message) {
-        BucketKeys keys = keys(bucket);
-        Long head = redis.execute(LuaScripts.PUSH, keys.metaAndDelay(), Long.toString(message.id()),
-                codec.encode(message), Long.toString(message.score()));
+    public boolean push(int bucket, List<Message> messages) {
+        if (messages.isEmpty()) {
+            return false;
+        }
+        List<String> args = new ArrayList<>(messages.size() * 3);
+        for (Message message : messages) {
+            args.add(Long.toString(message.id()));
+            args.add(codec.encode(message));
+            args.add(Long.toString(message.score()));
+        }
+        Long head = redis.execute(LuaScripts.PUSH, keys(bucket).metaAndDelay(), args.toArray());
         return Long.valueOf(1).equals(head);
     }
 
@@ -102,15 +109,32 @@ public final class RedisScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public Restored restore(int bucket, Message message, long score) {
+    public List<Restored> restore(int bucket, List<Restoring> messages) {
+        if (messages.isEmpty()) {
+            return List.of();
+        }
         BucketKeys keys = keys(bucket);
-        Long outcome = redis.execute(LuaScripts.RESTORE_ONE, List.of(keys.meta(), keys.delay(), keys.gone()),
-                Long.toString(message.id()), codec.encode(message), Long.toString(score));
-        return switch (outcome == null ? -1 : outcome.intValue()) {
+        List<String> args = new ArrayList<>(messages.size() * 3);
+        for (Restoring restoring : messages) {
+            args.add(Long.toString(restoring.message().id()));
+            args.add(codec.encode(restoring.message()));
+            args.add(Long.toString(restoring.score()));
+        }
+        List<Object> outcomes = redis.execute(LuaScripts.RESTORE, List.of(keys.meta(), keys.delay(), keys.gone()),
+                args.toArray());
+        if (outcomes == null || outcomes.size() != messages.size()) {
+            throw new IllegalStateException("restore answered " + outcomes + " for " + messages.size()
+                    + " messages; this is a bug");
+        }
+        return outcomes.stream().map(RedisScheduleStore::restored).toList();
+    }
+
+    private static Restored restored(Object outcome) {
+        return switch (outcome instanceof Long code ? code.intValue() : -1) {
             case 1 -> Restored.WRITTEN;
             case 0 -> Restored.PRESENT;
             case 2 -> Restored.GONE;
-            default -> throw new IllegalStateException("restore_one answered " + outcome + "; this is a bug");
+            default -> throw new IllegalStateException("restore answered " + outcome + "; this is a bug");
         };
     }
 

@@ -23,11 +23,16 @@ public interface ScheduleStore {
     String bucketName(int bucket);
 
     /**
-     * Adds a message to its bucket unless it is there already (a replay changes nothing).
+     * Adds messages to one bucket in one step, each unless it is there already (a replay changes nothing).
      *
-     * @return true when its score is now the earliest of the bucket, so the timer must wake earlier
+     * @return true when one of them is now the earliest of the bucket, so the timer must wake earlier
      */
-    boolean push(int bucket, Message message);
+    boolean push(int bucket, List<Message> messages);
+
+    /** {@link #push(int, List)} of one message. */
+    default boolean push(int bucket, Message message) {
+        return push(bucket, List.of(message));
+    }
 
     /** Moves up to {@code limit} messages with score &lt;= now to their topics' ready lists. */
     MoveResult moveDue(int bucket, long now, int limit);
@@ -47,11 +52,20 @@ public interface ScheduleStore {
     /** Forgets a message wherever it is in the bucket; the status it had, or empty when the bucket does not hold it. */
     Optional<MessageStatus> delete(int bucket, long id, long now);
 
+    /** A message from MySQL and the score it goes back into its bucket at. */
+    record Restoring(Message message, long score) {
+    }
+
     /**
-     * Puts a message from MySQL back into its bucket's delay set at {@code score}, unless the bucket holds it or it
-     * finished, was deleted or died less than {@link #GONE_MS} ago.
+     * Puts messages from MySQL back into one bucket's delay set in one step, each unless the bucket holds it or it
+     * finished, was deleted or died less than {@link #GONE_MS} ago. Answers each message's outcome, in order.
      */
-    Restored restore(int bucket, Message message, long score);
+    List<Restored> restore(int bucket, List<Restoring> messages);
+
+    /** {@link #restore(int, List)} of one message. */
+    default Restored restore(int bucket, Message message, long score) {
+        return restore(bucket, List.of(new Restoring(message, score))).get(0);
+    }
 
     /**
      * A consumer gives a reserved message back: due again at {@code now + delayMs}, or after its retry policy's

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -77,14 +78,16 @@ public final class InMemoryScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public synchronized boolean push(int bucket, Message message) {
+    public synchronized boolean push(int bucket, List<Message> messages) {
         Bucket b = buckets[bucket];
-        if (b.meta.containsKey(message.id())) {
-            return false;
+        Set<Long> written = new HashSet<>();
+        for (Message message : messages) {
+            if (b.meta.putIfAbsent(message.id(), message) == null) {
+                b.add(b.delay, b.delayById, message.id(), message.score());
+                written.add(message.id());
+            }
         }
-        b.meta.put(message.id(), message);
-        b.add(b.delay, b.delayById, message.id(), message.score());
-        return b.delay.first().id() == message.id();
+        return !b.delay.isEmpty() && written.contains(b.delay.first().id());
     }
 
     @Override
@@ -173,17 +176,22 @@ public final class InMemoryScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public synchronized Restored restore(int bucket, Message message, long score) {
+    public synchronized List<Restored> restore(int bucket, List<Restoring> messages) {
         Bucket b = buckets[bucket];
-        if (b.meta.containsKey(message.id())) {
-            return Restored.PRESENT;
+        List<Restored> outcomes = new ArrayList<>(messages.size());
+        for (Restoring restoring : messages) {
+            Message message = restoring.message();
+            if (b.meta.containsKey(message.id())) {
+                outcomes.add(Restored.PRESENT);
+            } else if (b.gone.containsKey(message.id())) {
+                outcomes.add(Restored.GONE);
+            } else {
+                b.meta.put(message.id(), message);
+                b.add(b.delay, b.delayById, message.id(), restoring.score());
+                outcomes.add(Restored.WRITTEN);
+            }
         }
-        if (b.gone.containsKey(message.id())) {
-            return Restored.GONE;
-        }
-        b.meta.put(message.id(), message);
-        b.add(b.delay, b.delayById, message.id(), score);
-        return Restored.WRITTEN;
+        return outcomes;
     }
 
     @Override

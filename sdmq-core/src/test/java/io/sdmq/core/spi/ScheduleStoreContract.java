@@ -90,6 +90,33 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
+    void a_batch_push_adds_every_new_message_and_leaves_those_already_there() {
+        Message held = aMessage().due(NOW + 100).body("first").build();
+        store.push(B, held);
+        Message later = aMessage().due(NOW + 300).build();
+        Message earlier = aMessage().due(NOW + 200).topic("mail").build();
+
+        boolean head = store.push(B, List.of(later, aMessage().id(held.id()).due(NOW).body("second").build(), earlier));
+
+        assertThat(head).isFalse();
+        assertThat(store.moveDue(B, NOW + 1_000, 10).moved()).containsExactly(new Moved(held.id(), "order"),
+                new Moved(earlier.id(), "mail"), new Moved(later.id(), "order"));
+        assertThat(store.pop(B, "order", 10, NOW + 1_000)).containsExactly(held.withAttempts(1),
+                later.withAttempts(1));
+    }
+
+    @Test
+    void a_batch_push_reports_a_new_head_when_any_of_its_messages_is_the_earliest() {
+        store.push(B, aMessage().due(NOW + 10_000).build());
+
+        assertThat(store.push(B, List.of(aMessage().due(NOW + 20_000).build(), aMessage().due(NOW + 30_000).build())))
+                .isFalse();
+        assertThat(store.push(B, List.of(aMessage().due(NOW + 40_000).build(), aMessage().due(NOW + 5_000).build())))
+                .isTrue();
+        assertThat(store.push(B, List.of())).isFalse();
+    }
+
+    @Test
     void move_due_moves_in_score_order_and_reports_next_score() {
         Message late = aMessage().due(NOW + 300).topic("mail").build();
         Message early = aMessage().due(NOW + 100).build();
@@ -350,6 +377,25 @@ public abstract class ScheduleStoreContract {
         assertThat(store.restore(B, lost, NOW + 5)).isEqualTo(ScheduleStore.Restored.PRESENT);
         assertThat(store.holds(B, lost.id())).isTrue();
         assertThat(store.moveDue(B, NOW + 5, 10).moved()).containsExactly(new Moved(lost.id(), "order"));
+    }
+
+    @Test
+    void a_batch_restore_answers_each_message_outcome_in_order() {
+        Message held = aMessage().due(NOW + 60_000).build();
+        Message finished = aMessage().due(NOW).build();
+        Message lost = aMessage().due(NOW + 60_000).build();
+        store.push(B, List.of(held, finished));
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "order", 1, NOW);
+        store.finish(B, finished.id(), NOW);
+
+        List<ScheduleStore.Restored> outcomes = store.restore(B, List.of(new ScheduleStore.Restoring(lost, NOW + 7),
+                new ScheduleStore.Restoring(held, NOW), new ScheduleStore.Restoring(finished, NOW)));
+
+        assertThat(outcomes).containsExactly(ScheduleStore.Restored.WRITTEN, ScheduleStore.Restored.PRESENT,
+                ScheduleStore.Restored.GONE);
+        assertThat(store.restore(B, List.of())).isEmpty();
+        assertThat(store.moveDue(B, NOW + 7, 10).moved()).containsExactly(new Moved(lost.id(), "order"));
     }
 
     @Test
