@@ -41,13 +41,16 @@ interface MessageMapper {
 
     /**
      * Moves the status unless the row changed later than this, or is terminal; a requeue leaves DEAD or EXPIRED
-     * only when the row is still in the status it was requeued from.
+     * only when the row is still in the status it was requeued from. Attempts and due time are set first: the
+     * assignments run left to right, and theirs read the row's time before this update.
      */
     @Update("""
             UPDATE sdmq_message
-            SET status = #{toStatus}, update_time = #{changedAt},
-                attempts = COALESCE(#{attempts,jdbcType=INTEGER}, attempts),
-                due_time = COALESCE(#{dueTime,jdbcType=TIMESTAMP}, due_time)
+            SET attempts = CASE WHEN update_time <= #{attemptsAt}
+                    THEN COALESCE(#{attempts,jdbcType=INTEGER}, attempts) ELSE attempts END,
+                due_time = CASE WHEN update_time <= #{dueTimeAt}
+                    THEN COALESCE(#{dueTime,jdbcType=TIMESTAMP}, due_time) ELSE due_time END,
+                status = #{toStatus}, update_time = #{changedAt}
             WHERE id = #{id} AND update_time <= #{changedAt}
               AND (status NOT IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')
                    OR (status IN ('DEAD', 'EXPIRED') AND status = #{fromStatus,jdbcType=VARCHAR}))""")

@@ -69,9 +69,7 @@ public final class MybatisMessageLog implements MessageLog {
         inTransaction("apply " + transitions.size() + " transitions", ExecutorType.BATCH, session -> {
             MessageMapper mapper = session.getMapper(MessageMapper.class);
             writeLogs(mapper, transitions.stream().map(t -> Rows.log(t, host)).toList());
-            transitions.stream()
-                    .sorted(Comparator.comparingLong(Transition::messageId))
-                    .forEach(t -> mapper.moveStatus(Rows.change(t)));
+            StatusChanges.fold(transitions).forEach(mapper::moveStatus);
             return null;
         });
     }

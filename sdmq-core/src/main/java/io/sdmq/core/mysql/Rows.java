@@ -43,11 +43,6 @@ final class Rows {
                 clip(t.thread(), THREAD_LENGTH), clip(t.note(), NOTE_LENGTH));
     }
 
-    static StatusChange change(Transition t) {
-        return new StatusChange(t.messageId(), t.from() == null ? null : t.from().name(), t.to().name(),
-                utc(t.changedAt()), t.attempts(), t.dueTime() == null ? null : utc(t.dueTime()));
-    }
-
     static StoredMessage stored(MessageRow r) {
         Message message = new Message(r.id(), r.topic(), r.bizKey(), r.body(), r.priority(),
                 epochMs(r.createTime()), epochMs(r.dueTime()), r.ttrMs(), r.maxAttempts(),

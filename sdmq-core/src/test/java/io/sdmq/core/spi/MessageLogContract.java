@@ -206,6 +206,41 @@ public abstract class MessageLogContract {
     }
 
     @Test
+    void transitions_batched_together_leave_the_row_as_if_applied_one_by_one() {
+        Message m = stored(message("order", "o-1"));
+        log.apply(List.of(Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 10, BUCKET)));
+
+        log.apply(List.of(
+                Transition.of(m.id(), DELAY, READY, T0 + 5, BUCKET).withAttempts(7).withDueTime(T0 + 99),
+                Transition.of(m.id(), READY, RESERVED, T0 + 20, BUCKET),
+                Transition.of(m.id(), RESERVED, DELAY, T0 + 30, BUCKET).withDueTime(T0 + 60_000),
+                Transition.of(m.id(), DELAY, READY, T0 + 40, BUCKET)));
+
+        StoredMessage now = log.find(m.id()).orElseThrow();
+        assertThat(now.status()).isEqualTo(READY);
+        assertThat(now.updateTime()).isEqualTo(T0 + 40);
+        assertThat(now.message()).isEqualTo(m.withDueTime(T0 + 60_000));
+        assertThat(log.history(m.id())).hasSize(6);
+    }
+
+    @Test
+    void a_batch_that_reaches_a_terminal_status_ends_there() {
+        Message m = stored(message("order", "o-1"));
+
+        log.apply(List.of(
+                Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
+                Transition.of(m.id(), DELAY, READY, T0 + 2, BUCKET),
+                Transition.of(m.id(), READY, RESERVED, T0 + 3, BUCKET).withAttempts(1),
+                Transition.of(m.id(), RESERVED, FINISHED, T0 + 4, BUCKET),
+                Transition.of(m.id(), RESERVED, DELAY, T0 + 5, BUCKET).withAttempts(2)));
+
+        StoredMessage now = log.find(m.id()).orElseThrow();
+        assertThat(now.status()).isEqualTo(FINISHED);
+        assertThat(now.updateTime()).isEqualTo(T0 + 4);
+        assertThat(now.message().attempts()).isEqualTo(1);
+    }
+
+    @Test
     void times_round_trip_to_the_millisecond() {
         TimeZone original = TimeZone.getDefault();
         try {
