@@ -91,14 +91,16 @@ COMMON=(--url "http://127.0.0.1:$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" -
     --out "$RESULTS" --scale "$SCALE")
 : >"$OUT/commands.txt"
 bench() {
-    printf '%q ' java -jar "$BENCH_JAR" "${COMMON[@]}" "$@" >>"$OUT/commands.txt"
+    printf '%q ' java -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "${COMMON[@]}" "$@" >>"$OUT/commands.txt"
     echo >>"$OUT/commands.txt"
-    timeout 900 java -Xmx4g -jar "$BENCH_JAR" "${COMMON[@]}" "$@"
+    # C1 only: the load generator's JVM lives for one workload, and C2 would spend much of it compiling, on cores
+    # the server needs
+    timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "${COMMON[@]}" "$@"
 }
 
 # warm the server's JIT up first; its figures go to a file of their own and are not reported
-bench --workload W1 --label warmup --messages 10000 --producers 16 --drain 10 --out "$OUT/warmup.jsonl"
-bench --workload W2 --label warmup-batch --messages 10000 --drain 10 --out "$OUT/warmup.jsonl"
+bench --workload W1 --label warmup --messages 20000 --producers 16 --drain 10 --out "$OUT/warmup.jsonl"
+bench --workload W2 --label warmup-batch --messages 20000 --drain 10 --out "$OUT/warmup.jsonl"
 bench --workload raw --messages "$RAW_N" --jdbc jdbc:mysql://127.0.0.1:3306/ --db-user root --db-password ''
 W1_FROM=$(date +%s%3N)
 bench --workload W1 --messages "$W1_N" --producers 4 --consumers 4
