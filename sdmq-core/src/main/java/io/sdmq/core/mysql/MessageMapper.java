@@ -1,8 +1,12 @@
 package io.sdmq.core.mysql;
 
+import org.apache.ibatis.annotations.Arg;
+import org.apache.ibatis.annotations.ConstructorArgs;
 import org.apache.ibatis.annotations.Delete;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.ResultMap;
+import org.apache.ibatis.annotations.Results;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
 
@@ -56,12 +60,28 @@ interface MessageMapper {
                    OR (status IN ('DEAD', 'EXPIRED') AND status = #{fromStatus,jdbcType=VARCHAR}))""")
     int moveStatus(StatusChange change);
 
+    /**
+     * The columns of {@link MessageRow}, mapped to its constructor by position: naming the arguments spares MyBatis
+     * matching column names to parameter names on every row, which was most of a restore's time.
+     */
+    @Results(id = "messageRow")
+    @ConstructorArgs({
+            @Arg(column = "id", javaType = long.class), @Arg(column = "topic", javaType = String.class),
+            @Arg(column = "biz_key", javaType = String.class), @Arg(column = "body", javaType = String.class),
+            @Arg(column = "priority", javaType = int.class), @Arg(column = "delay_ms", javaType = long.class),
+            @Arg(column = "ttr_ms", javaType = long.class), @Arg(column = "max_attempts", javaType = int.class),
+            @Arg(column = "retry_delays", javaType = String.class),
+            @Arg(column = "create_time", javaType = LocalDateTime.class),
+            @Arg(column = "due_time", javaType = LocalDateTime.class), @Arg(column = "status", javaType = String.class),
+            @Arg(column = "attempts", javaType = int.class),
+            @Arg(column = "update_time", javaType = LocalDateTime.class)})
     @Select("""
             SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
                 due_time, status, attempts, update_time
             FROM sdmq_message WHERE id = #{id}""")
     MessageRow findMessage(@Param("id") long id);
 
+    @ResultMap("messageRow")
     @Select("""
             SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
                 due_time, status, attempts, update_time
@@ -70,6 +90,7 @@ interface MessageMapper {
             ORDER BY id LIMIT #{limit}""")
     List<MessageRow> findPending(@Param("afterId") long afterId, @Param("limit") int limit);
 
+    @ResultMap("messageRow")
     @Select("""
             SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
                 due_time, status, attempts, update_time
@@ -78,6 +99,7 @@ interface MessageMapper {
             ORDER BY due_time LIMIT #{limit}""")
     List<MessageRow> findWaitPut(@Param("updatedBefore") LocalDateTime updatedBefore, @Param("limit") int limit);
 
+    @ResultMap("messageRow")
     @Select("""
             SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
                 due_time, status, attempts, update_time
