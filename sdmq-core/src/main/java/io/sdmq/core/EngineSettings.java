@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param journalCapacity pending MySQL writes before producers are turned away (back-pressure)
  * @param journalBatch    most writes folded into one MySQL transaction
  * @param writeTimeout    how long a caller waits for its MySQL commit before it answers 503
+ * @param journalLinger   how long the background writer gathers non-terminal transitions before it writes them
+ *                        (zero: at once); fewer, larger transactions
  * @param maxPopCount     most messages one long-poll may take
  * @param maxWait         longest a long-poll may wait
  * @param maxWaitingPerTopic most long-polls one topic may have waiting on this instance (more answer 429)
@@ -23,7 +25,8 @@ import java.util.Objects;
  * @param recovery        restore, reconcile and retention settings
  */
 public record EngineSettings(PushRules pushRules, String host, int moveBatch, Duration maxSleep, int journalCapacity,
-                             int journalBatch, Duration writeTimeout, int maxPopCount, Duration maxWait,
+                             int journalBatch, Duration writeTimeout, Duration journalLinger, int maxPopCount,
+                             Duration maxWait,
                              int maxWaitingPerTopic,
                              Duration readySweep, RecoverySettings recovery) {
 
@@ -36,6 +39,9 @@ public record EngineSettings(PushRules pushRules, String host, int moveBatch, Du
         }
         requirePositive("maxSleep", maxSleep);
         requirePositive("writeTimeout", writeTimeout);
+        if (journalLinger == null || journalLinger.isNegative()) {
+            throw new IllegalArgumentException("journalLinger must be zero or a positive duration");
+        }
         requirePositive("maxWait", maxWait);
         requirePositive("readySweep", readySweep);
     }

@@ -30,12 +30,15 @@ final class JournalWriter implements Runnable {
     private final BlockingQueue<Write> queue;
     private final int batch;
     private final Duration writeTimeout;
+    private final long lingerNanos;
 
-    JournalWriter(MessageLog messageLog, int capacity, int batch, Duration writeTimeout) {
+    /** @param linger how long to gather writes after the first one arrives, unless the batch fills sooner */
+    JournalWriter(MessageLog messageLog, int capacity, int batch, Duration writeTimeout, Duration linger) {
         this.messageLog = messageLog;
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.batch = batch;
         this.writeTimeout = writeTimeout;
+        this.lingerNanos = linger.toNanos();
     }
 
     private record Write(List<Message> messages, Transition transition, CompletableFuture<List<Long>> done) {
@@ -111,7 +114,8 @@ final class JournalWriter implements Runnable {
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 drained.add(queue.take());
-                queue.drainTo(drained, batch - 1);
+                linger(drained);
+                queue.drainTo(drained, batch - drained.size());
                 writeAll(drained);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -122,6 +126,23 @@ final class JournalWriter implements Runnable {
             }
         }
         flushRemaining();
+    }
+
+    /** Gathers writes for the linger time or until the batch is full; an interrupt ends it early, keeping them. */
+    private void linger(List<Write> drained) {
+        long deadline = System.nanoTime() + lingerNanos;
+        try {
+            for (long left = lingerNanos; left > 0 && drained.size() < batch; left = deadline - System.nanoTime()) {
+                Write next = queue.poll(left, TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    return;
+                }
+                drained.add(next);
+                queue.drainTo(drained, batch - drained.size());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void flushRemaining() {

@@ -3,11 +3,13 @@ package io.sdmq.core.engine;
 import io.sdmq.core.EngineSettings;
 import io.sdmq.core.spi.MessageLog;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
  * The three MySQL writers, each a group-commit thread of its own: new messages, terminal transitions a caller waits
- * for, and background transitions. A push or a finish thus waits for one commit and never behind background work.
+ * for, and background transitions. A push or a finish thus waits for one commit and never behind background work;
+ * only the background writer lingers to gather more per transaction.
  * A message's transitions are queued only after its insert committed; a background transition that reaches MySQL
  * after a terminal one is logged but cannot move the status out of it.
  */
@@ -19,15 +21,15 @@ final class Journals {
     private List<Thread> threads = List.of();
 
     Journals(MessageLog messageLog, EngineSettings settings) {
-        this.inserts = writer(messageLog, settings);
-        this.terminals = writer(messageLog, settings);
-        this.background = writer(messageLog, settings);
+        this.inserts = writer(messageLog, settings, Duration.ZERO);
+        this.terminals = writer(messageLog, settings, Duration.ZERO);
+        this.background = writer(messageLog, settings, settings.journalLinger());
         this.joinMs = settings.writeTimeout().toMillis();
     }
 
-    private static JournalWriter writer(MessageLog messageLog, EngineSettings settings) {
+    private static JournalWriter writer(MessageLog messageLog, EngineSettings settings, Duration linger) {
         return new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
-                settings.writeTimeout());
+                settings.writeTimeout(), linger);
     }
 
     JournalWriter inserts() {

@@ -1,6 +1,8 @@
 package io.sdmq.core.engine;
 
 import io.sdmq.common.Message;
+import io.sdmq.common.MessageStatus;
+import io.sdmq.common.Transition;
 import io.sdmq.common.UnavailableException;
 import io.sdmq.core.spi.InMemoryMessageLog;
 import io.sdmq.core.spi.MessageLog;
@@ -24,7 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Group commit: concurrent writers share transactions, and a failed commit fails its callers. */
+/**
+ * Group commit: concurrent writers share transactions, a failed commit fails its callers, and a lingering writer
+ * gathers more per transaction without losing any on stop.
+ */
 class JournalWriterTest {
     private final ExecutorService callers = Executors.newFixedThreadPool(50);
     private Thread writerThread;
@@ -76,11 +81,61 @@ class JournalWriterTest {
         assertThat(writer.insert(m)).isEqualTo(m.id());
     }
 
+    @Test
+    void a_lingering_writer_gathers_transitions_until_its_batch_is_full() {
+        InMemoryMessageLog log = new InMemoryMessageLog();
+        List<Message> messages = List.of(aMessage().build(), aMessage().build(), aMessage().build());
+        log.insert(messages);
+        List<Integer> applied = new CopyOnWriteArrayList<>();
+        JournalWriter writer = start(recordingApplies(log, applied), 3, Duration.ofMinutes(1));
+
+        messages.forEach(m -> writer.record(delayed(m)));
+
+        await().until(() -> !applied.isEmpty());
+        assertThat(applied).containsExactly(3);
+        assertThat(log.find(messages.get(2).id()).orElseThrow().status()).isEqualTo(MessageStatus.DELAY);
+    }
+
+    @Test
+    void a_lingering_writer_that_is_stopped_writes_what_it_gathered() throws Exception {
+        InMemoryMessageLog log = new InMemoryMessageLog();
+        List<Message> messages = List.of(aMessage().build(), aMessage().build());
+        log.insert(messages);
+        List<Integer> applied = new CopyOnWriteArrayList<>();
+        JournalWriter writer = start(recordingApplies(log, applied), 1_000, Duration.ofMinutes(1));
+        messages.forEach(m -> writer.record(delayed(m)));
+        await().until(() -> writer.pending() == 0);
+
+        writerThread.interrupt();
+        writerThread.join(5_000);
+
+        assertThat(writerThread.isAlive()).isFalse();
+        assertThat(applied).containsExactly(2);
+    }
+
+    private static Transition delayed(Message m) {
+        return Transition.of(m.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY, m.createTime() + 1, "b0");
+    }
+
     private JournalWriter start(MessageLog log) {
-        JournalWriter writer = new JournalWriter(log, 1_000, 1_000, Duration.ofSeconds(5));
+        return start(log, 1_000, Duration.ZERO);
+    }
+
+    private JournalWriter start(MessageLog log, int batch, Duration linger) {
+        JournalWriter writer = new JournalWriter(log, 1_000, batch, Duration.ofSeconds(5), linger);
         writerThread = new Thread(writer, "journal-under-test");
         writerThread.start();
         return writer;
+    }
+
+    private static MessageLog recordingApplies(MessageLog target, List<Integer> sizes) {
+        return (MessageLog) Proxy.newProxyInstance(MessageLog.class.getClassLoader(), new Class<?>[] {MessageLog.class},
+                (self, method, args) -> {
+                    if (method.getName().equals("apply")) {
+                        sizes.add(((List<?>) args[0]).size());
+                    }
+                    return method.invoke(target, args);
+                });
     }
 
     private static MessageLog recordingInserts(MessageLog target, List<Integer> sizes, CountDownLatch held,

@@ -63,7 +63,7 @@ public record SdmqProperties(
      * @param writeTimeout how long a request waits for its commit before it answers 503
      */
     public record Journal(@DefaultValue("100000") int capacity, @DefaultValue("1000") int batch,
-                          @DefaultValue("5s") Duration writeTimeout) {
+                          @DefaultValue("5s") Duration writeTimeout, @DefaultValue("20ms") Duration linger) {
     }
 
     /**
