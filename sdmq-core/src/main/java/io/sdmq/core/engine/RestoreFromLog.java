@@ -22,6 +22,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
@@ -35,18 +40,23 @@ final class RestoreFromLog {
     private static final Logger log = LoggerFactory.getLogger(RestoreFromLog.class);
     private static final int PAGE = 1_000;
     private static final int PROGRESS_EVERY_PAGES = 50;
+    /** Buckets of one page written at once; their scripts share Lettuce's connection, pipelined. */
+    private static final int PARALLEL_BUCKETS = 8;
 
     private final ScheduleStore store;
     private final MessageLog messageLog;
     private final Workers workers;
     private final Clock clock;
     private final AtomicBoolean running = new AtomicBoolean();
+    private final ThreadPoolExecutor writers = new ThreadPoolExecutor(PARALLEL_BUCKETS, PARALLEL_BUCKETS,
+            30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), Daemons.factory("sdmq-restore"));
 
     RestoreFromLog(ScheduleStore store, MessageLog messageLog, Workers workers, Clock clock) {
         this.store = store;
         this.messageLog = messageLog;
         this.workers = workers;
         this.clock = clock;
+        writers.allowCoreThreadTimeOut(true);
     }
 
     RestoreCounts restoreAll(boolean expire) {
@@ -91,25 +101,35 @@ final class RestoreFromLog {
                 byBucket.computeIfAbsent(bucket, b -> new ArrayList<>()).add(i);
             }
         }
-        byBucket.forEach((bucket, indexes) -> {
-            List<Restoring> restoring = indexes.stream()
-                    .map(i -> rows.get(i))
-                    .map(row -> new Restoring(row.message(), overdue(row, now) ? now : row.message().score()))
-                    .toList();
-            List<Restored> results = store.restore(bucket, restoring);
-            long earliest = ScheduleStore.NONE;
-            for (int j = 0; j < indexes.size(); j++) {
-                StoredMessage row = rows.get(indexes.get(j));
-                outcomes[indexes.get(j)] = journal(row, results.get(j), bucket, now);
-                if (results.get(j) == Restored.WRITTEN) {
-                    earliest = Math.min(earliest, restoring.get(j).score());
-                }
-            }
-            if (earliest != ScheduleStore.NONE) {
-                workers.scheduled(bucket, earliest);
-            }
-        });
+        List<CompletableFuture<Void>> writes = new ArrayList<>(byBucket.size());
+        byBucket.forEach((bucket, indexes) -> writes.add(CompletableFuture.runAsync(
+                () -> restoreBucket(bucket, indexes, rows, outcomes, now), writers)));
+        try {
+            CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
         return List.of(outcomes);
+    }
+
+    /** Writes the given rows of one bucket in one script and journals each outcome into its slot of outcomes. */
+    private void restoreBucket(int bucket, List<Integer> indexes, List<StoredMessage> rows, RestoreOutcome[] outcomes,
+                               long now) {
+        List<Restoring> restoring = indexes.stream()
+                .map(rows::get)
+                .map(row -> new Restoring(row.message(), overdue(row, now) ? now : row.message().score()))
+                .toList();
+        List<Restored> results = store.restore(bucket, restoring);
+        long earliest = ScheduleStore.NONE;
+        for (int j = 0; j < indexes.size(); j++) {
+            outcomes[indexes.get(j)] = journal(rows.get(indexes.get(j)), results.get(j), bucket, now);
+            if (results.get(j) == Restored.WRITTEN) {
+                earliest = Math.min(earliest, restoring.get(j).score());
+            }
+        }
+        if (earliest != ScheduleStore.NONE) {
+            workers.scheduled(bucket, earliest);
+        }
     }
 
     private static boolean overdue(StoredMessage row, long now) {
