@@ -63,11 +63,28 @@ final class WaitingConsumers {
         if (timeoutMs <= 0) {
             drain(topic);
             expire(topic, waiter);
-        } else {
-            timer.schedule(() -> expire(topic, waiter), timeoutMs, TimeUnit.MILLISECONDS);
-            startDrain(topic);
+            return waiter.result;
         }
+        drainHere(topic);
+        if (!waiter.result.isDone()) {
+            timer.schedule(() -> expire(topic, waiter), timeoutMs, TimeUnit.MILLISECONDS);
+        }
+        startDrain(topic);
         return waiter.result;
+    }
+
+    /**
+     * When ready ids may be waiting and no drain runs, pops on the caller's thread: under load a consumer then
+     * gets its messages in its own call, with no hand-off to a drain thread and no asynchronous reply.
+     */
+    private void drainHere(Topic topic) {
+        if (!topic.candidates.isEmpty() && topic.draining.compareAndSet(false, true)) {
+            try {
+                drain(topic);
+            } finally {
+                topic.draining.set(false);
+            }
+        }
     }
 
     /** Ready ids arrived in a bucket of a topic. */

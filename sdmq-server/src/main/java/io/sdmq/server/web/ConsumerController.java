@@ -1,6 +1,7 @@
 package io.sdmq.server.web;
 
 import io.sdmq.common.InvalidRequestException;
+import io.sdmq.common.Message;
 import io.sdmq.common.SdmqException;
 import io.sdmq.core.DelayQueue;
 import org.springframework.http.ResponseEntity;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /** What consumers do: wait for due messages, acknowledge, give back, extend (DESIGN §6). */
 @RestController
@@ -31,21 +33,32 @@ class ConsumerController {
         this.errors = errors;
     }
 
+    /**
+     * Answers at once when the messages were popped in this call (a backlog), else parks the request until they
+     * come or the timeout ends: a reply that is ready skips the servlet container's asynchronous dispatch.
+     */
     @GetMapping("/get/{topic}")
-    DeferredResult<ResponseEntity<ApiResponse<List<DeliveredMessage>>>> get(
-            @PathVariable String topic,
-            @RequestParam(defaultValue = "30000") long timeout,
-            @RequestParam(defaultValue = "1") int count) {
+    Object get(@PathVariable String topic,
+               @RequestParam(defaultValue = "30000") long timeout,
+               @RequestParam(defaultValue = "1") int count) {
+        CompletableFuture<List<Message>> popped = queue.pop(topic, count, Duration.ofMillis(timeout));
+        if (popped.isDone() && !popped.isCompletedExceptionally()) {
+            return delivered(popped.join());
+        }
         DeferredResult<ResponseEntity<ApiResponse<List<DeliveredMessage>>>> reply =
                 new DeferredResult<>(Math.max(timeout, 0) + EXTRA_WAIT_MS);
-        queue.pop(topic, count, Duration.ofMillis(timeout)).whenComplete((messages, failure) -> {
+        popped.whenComplete((messages, failure) -> {
             if (failure != null) {
                 reply.setErrorResult(failure);
             } else {
-                reply.setResult(ApiResponse.ok(messages.stream().map(DeliveredMessage::of).toList()));
+                reply.setResult(delivered(messages));
             }
         });
         return reply;
+    }
+
+    private static ResponseEntity<ApiResponse<List<DeliveredMessage>>> delivered(List<Message> messages) {
+        return ApiResponse.ok(messages.stream().map(DeliveredMessage::of).toList());
     }
 
     /** One id as a parameter, or a JSON array of ids as the body (answered per id). */
