@@ -1,6 +1,7 @@
 -- message_history.sql
 -- Answers: what happened to one message? First its row in sdmq_message, then every status change in
--- sdmq_message_log in the order it happened (changed_at, then write order for changes in the same millisecond).
+-- sdmq_message_log in the order it happened (changed_at; within one millisecond a terminal status comes last,
+-- since background transitions can be written after it, then write order).
 --
 -- Parameters:
 --   @message_id  the message's id, as /push answered it
@@ -31,4 +32,4 @@ WHERE id = @message_id;
 SELECT id AS log_id, changed_at, from_status, to_status, bucket, host, thread, note
 FROM sdmq_message_log
 WHERE message_id = @message_id
-ORDER BY changed_at, id;
+ORDER BY changed_at, to_status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED'), id;

@@ -193,7 +193,8 @@ class EndToEndIT {
         List<String> statuses = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
              PreparedStatement s = c.prepareStatement(
-                     "SELECT to_status FROM sdmq_message_log WHERE message_id = ? ORDER BY changed_at, id")) {
+                     "SELECT to_status FROM sdmq_message_log WHERE message_id = ?"
+                     + " ORDER BY changed_at, to_status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED'), id")) {
             s.setLong(1, Long.parseLong(id));
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {

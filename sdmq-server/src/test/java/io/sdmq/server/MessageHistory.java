@@ -21,7 +21,8 @@ final class MessageHistory {
              PreparedStatement row = c.prepareStatement("SELECT status, attempts, due_time, create_time, update_time"
                      + " FROM sdmq_message WHERE id = ?");
              PreparedStatement log = c.prepareStatement("SELECT from_status, to_status, changed_at, bucket, host,"
-                     + " thread, note FROM sdmq_message_log WHERE message_id = ? ORDER BY changed_at, id")) {
+                     + " thread, note FROM sdmq_message_log WHERE message_id = ?"
+                     + " ORDER BY changed_at, to_status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED'), id")) {
             for (String id : ids) {
                 out.append("message ").append(id).append(": ");
                 row.setLong(1, Long.parseLong(id));

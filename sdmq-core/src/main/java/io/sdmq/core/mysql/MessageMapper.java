@@ -142,6 +142,7 @@ interface MessageMapper {
 
     @Select("""
             SELECT message_id, from_status, to_status, changed_at, bucket, host, thread, note
-            FROM sdmq_message_log WHERE message_id = #{id} ORDER BY changed_at, id""")
+            FROM sdmq_message_log WHERE message_id = #{id}
+            ORDER BY changed_at, to_status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED'), id""")
     List<LogRow> findLogs(@Param("id") long id);
 }

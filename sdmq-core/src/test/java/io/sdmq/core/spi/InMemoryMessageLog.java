@@ -129,6 +129,7 @@ public final class InMemoryMessageLog implements MessageLog {
     @Override
     public synchronized List<Transition> history(long id) {
         return log.stream().filter(t -> t.messageId() == id)
-                .sorted(Comparator.comparingLong(Transition::changedAt)).toList();
+                .sorted(Comparator.comparingLong(Transition::changedAt).thenComparing(t -> t.to().isTerminal()))
+                .toList();
     }
 }

@@ -241,6 +241,19 @@ public abstract class MessageLogContract {
     }
 
     @Test
+    void history_lists_a_terminal_transition_last_within_its_millisecond_even_when_written_first() {
+        Message m = stored(message("order", "o-1"));
+        log.apply(List.of(Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
+                Transition.of(m.id(), DELAY, READY, T0 + 2, BUCKET)));
+
+        log.apply(List.of(Transition.of(m.id(), RESERVED, FINISHED, T0 + 3, BUCKET)));
+        log.apply(List.of(Transition.of(m.id(), READY, RESERVED, T0 + 3, BUCKET).withAttempts(1)));
+
+        assertThat(log.history(m.id())).extracting(Transition::to)
+                .containsExactly(WAIT_PUT, DELAY, READY, RESERVED, FINISHED);
+    }
+
+    @Test
     void times_round_trip_to_the_millisecond() {
         TimeZone original = TimeZone.getDefault();
         try {
