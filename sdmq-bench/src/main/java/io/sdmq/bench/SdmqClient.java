@@ -111,6 +111,15 @@ final class SdmqClient {
         return data(reply);
     }
 
+    /** The server's {@code sdmq.journal.pending} gauge: MySQL writes queued and not yet committed. */
+    double journalPending() throws IOException {
+        Reply reply = call("GET", "/actuator/metrics/sdmq.journal.pending", null, CALL_TIMEOUT);
+        if (reply.status() != 200) {
+            throw new IOException("/actuator/metrics/sdmq.journal.pending answered " + reply.status());
+        }
+        return json.readTree(reply.body()).path("measurements").path(0).path("value").asDouble();
+    }
+
     /** One request; the reply is read to its end, so the connection goes back to the keep-alive cache. */
     private Reply call(String method, String path, String body, Duration timeout) throws IOException {
         HttpURLConnection connection = (HttpURLConnection) URI.create(base + path).toURL().openConnection();

@@ -280,6 +280,20 @@ final class Workloads {
         result.put("preloadErrors", errors.get());
         result.put("preloadSeconds", round3(seconds));
         result.put("preloadRate", Math.round(accepted.get() / seconds));
+        result.put("settleSeconds", round3(settle()));
+    }
+
+    /**
+     * Waits until the server has committed every queued MySQL write ({@code sdmq.journal.pending} is 0, for at
+     * most 2 minutes), so what follows a preload measures a server holding those messages, not one still writing
+     * their transitions. Answers the seconds it waited.
+     */
+    private double settle() throws Exception {
+        long start = System.nanoTime();
+        while (client.journalPending() > 0 && System.nanoTime() - start < 120_000_000_000L) {
+            Thread.sleep(100);
+        }
+        return (System.nanoTime() - start) / 1e9;
     }
 
     private String bucketKeyPattern() {

@@ -163,7 +163,9 @@ class EndToEndIT {
         assertThat(health.json().get("components").get("scheduler").get("status").asString()).isEqualTo("UP");
         assertThat(health.json().get("components").get("redis").get("status").asString()).isEqualTo("UP");
         assertThat(health.json().get("components").get("db").get("status").asString()).isEqualTo("UP");
-        assertThat(server.get("/actuator/prometheus").body()).contains("jvm_memory_used_bytes");
+        assertThat(server.get("/actuator/prometheus").body()).contains("jvm_memory_used_bytes", "sdmq_journal_pending");
+        assertThat(server.get("/actuator/metrics/sdmq.journal.pending").json().get("measurements").get(0)
+                .get("value").asDouble()).isGreaterThanOrEqualTo(0);
         assertThat(server.get("/v3/api-docs").body()).contains("/push", "/get/{topic}");
     }
 

@@ -47,6 +47,11 @@ public final class Engine implements DelayQueue, AutoCloseable {
         workers.stop();
     }
 
+    /** MySQL writes queued and not yet committed: new messages, terminal and background transitions. */
+    public int pendingJournalWrites() {
+        return workers.journals().pending();
+    }
+
     /** True while the scheduler, the reaper and the journal writers run. */
     public boolean healthy() {
         return workers.healthy();

@@ -12,6 +12,8 @@ import io.sdmq.core.redis.RedisScheduleStore;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ReadySignal;
 import io.sdmq.core.spi.ScheduleStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -72,6 +74,13 @@ class EngineConfiguration {
             return new SnowflakeIdGenerator(properties.workerId());
         }
         return new LeasedWorkerId(redis, properties.keyPrefix(), instance.name());
+    }
+
+    /** {@code sdmq.journal.pending}: the MySQL writes queued and not yet committed (back-pressure at capacity). */
+    @Bean
+    MeterBinder journalMetrics(Engine engine) {
+        return registry -> Gauge.builder("sdmq.journal.pending", engine, Engine::pendingJournalWrites)
+                .description("MySQL writes queued and not yet committed").register(registry);
     }
 
     @Bean(destroyMethod = "")
