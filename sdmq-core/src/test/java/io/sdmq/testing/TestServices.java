@@ -9,6 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
@@ -21,8 +23,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -35,6 +40,7 @@ public final class TestServices {
     private static final String DB_PARAMS = "?connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true"
             + "&rewriteBatchedStatements=true&allowPublicKeyRetrieval=true&useSSL=false&useLocalSessionState=true";
     private static final List<String> createdDatabases = new CopyOnWriteArrayList<>();
+    private static final Set<String> issuedPrefixes = ConcurrentHashMap.newKeySet();
 
     private static String redisUrl;
     private static String[] jdbcServer;
@@ -73,9 +79,39 @@ public final class TestServices {
         return redisUrl;
     }
 
-    /** A key prefix no other test uses. */
+    /** A key prefix no other test uses; its keys are deleted when the JVM exits. */
     public static String freshKeyPrefix() {
-        return "t" + UUID.randomUUID().toString().substring(0, 12);
+        String prefix = "t" + UUID.randomUUID().toString().substring(0, 12);
+        if (issuedPrefixes.isEmpty()) {
+            synchronized (issuedPrefixes) {
+                if (issuedPrefixes.isEmpty()) {
+                    Runtime.getRuntime().addShutdownHook(new Thread(TestServices::deleteIssuedKeys));
+                }
+            }
+        }
+        issuedPrefixes.add(prefix);
+        return prefix;
+    }
+
+    /** One scan of the keys starting with "t"; deletes those under a prefix this JVM issued, and only those. */
+    private static void deleteIssuedKeys() {
+        try {
+            StringRedisTemplate redis = redisTemplate();
+            List<String> ours = new ArrayList<>();
+            try (Cursor<String> keys = redis.scan(ScanOptions.scanOptions().match("t*").count(1_000).build())) {
+                keys.forEachRemaining(key -> {
+                    int end = key.indexOf(':');
+                    if (end > 0 && issuedPrefixes.contains(key.substring(0, end))) {
+                        ours.add(key);
+                    }
+                });
+            }
+            for (int from = 0; from < ours.size(); from += 500) {
+                redis.delete(ours.subList(from, Math.min(ours.size(), from + 500)));
+            }
+        } catch (RuntimeException e) {
+            log.debug("could not delete the test keys at exit: {}", e.toString());
+        }
     }
 
     public static synchronized RedisConnectionFactory redisConnectionFactory() {
