@@ -13,8 +13,10 @@ import io.sdmq.core.spi.ScheduleStore.Nacked;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /** Pop, finish, nack and touch: Redis decides (is it reserved?), MySQL records. */
@@ -54,10 +56,22 @@ final class ConsumerCalls {
     /** Finishes many reservations with one group commit; per id, empty or why it could not be finished. */
     List<Optional<SdmqException>> finishAll(List<Long> ids) {
         long now = ops.clock.millis();
+        boolean[] reserved = new boolean[ids.size()];
+        Map<Integer, List<Integer>> byBucket = new TreeMap<>();
+        for (int i = 0; i < ids.size(); i++) {
+            byBucket.computeIfAbsent(ops.bucketOf(ids.get(i)), b -> new ArrayList<>()).add(i);
+        }
+        byBucket.forEach((bucket, indexes) -> {
+            List<Boolean> finished = ops.store.finish(bucket, indexes.stream().map(ids::get).toList(), now);
+            for (int j = 0; j < indexes.size(); j++) {
+                reserved[indexes.get(j)] = finished.get(j);
+            }
+        });
         List<Transition> finished = new ArrayList<>(ids.size());
         List<Optional<SdmqException>> results = new ArrayList<>(ids.size());
-        for (long id : ids) {
-            if (ops.store.finish(ops.bucketOf(id), id, now)) {
+        for (int i = 0; i < ids.size(); i++) {
+            long id = ids.get(i);
+            if (reserved[i]) {
                 finished.add(ops.transition(id, MessageStatus.RESERVED, MessageStatus.FINISHED));
                 results.add(Optional.empty());
             } else {

@@ -17,7 +17,7 @@ final class LuaScripts {
     static final RedisScript<Long> PUSH = load("push", Long.class);
     static final RedisScript<List<Object>> MOVE_DUE = load("move_due", listType());
     static final RedisScript<List<Object>> POP = load("pop", listType());
-    static final RedisScript<Long> FINISH = load("finish", Long.class);
+    static final RedisScript<List<Object>> FINISH = load("finish", listType());
     static final RedisScript<String> DELETE = load("delete", String.class);
     static final RedisScript<List<Object>> NACK = load("nack", listType());
     static final RedisScript<String> TOUCH = load("touch", String.class);

@@ -93,11 +93,21 @@ public final class RedisScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public boolean finish(int bucket, long id, long now) {
+    public List<Boolean> finish(int bucket, List<Long> ids, long now) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
         BucketKeys keys = keys(bucket);
-        Long finished = redis.execute(LuaScripts.FINISH, List.of(keys.meta(), keys.reserved(), keys.gone()),
-                Long.toString(id), Long.toString(now), Long.toString(GONE_MS));
-        return Long.valueOf(1).equals(finished);
+        List<String> args = new ArrayList<>(ids.size() + 2);
+        args.add(Long.toString(now));
+        args.add(Long.toString(GONE_MS));
+        ids.forEach(id -> args.add(Long.toString(id)));
+        List<Object> outcomes = redis.execute(LuaScripts.FINISH, List.of(keys.meta(), keys.reserved(), keys.gone()),
+                args.toArray());
+        if (outcomes == null || outcomes.size() != ids.size()) {
+            throw new IllegalStateException("finish answered " + outcomes + " for " + ids.size() + " ids; this is a bug");
+        }
+        return outcomes.stream().map(outcome -> Long.valueOf(1).equals(outcome)).toList();
     }
 
     @Override

@@ -46,8 +46,16 @@ public interface ScheduleStore {
     /** How long the id of a finished, deleted or dead message is remembered, so a racing restore skips it. */
     long GONE_MS = 5 * 60_000L;
 
-    /** Ends a reservation and forgets the message. False when it was not reserved (unknown, pending, or done). */
-    boolean finish(int bucket, long id, long now);
+    /**
+     * Ends reservations of one bucket in one step and forgets those messages. Answers, per id in order, whether it
+     * was reserved; one that was not (unknown, pending, or done) is left alone.
+     */
+    List<Boolean> finish(int bucket, List<Long> ids, long now);
+
+    /** {@link #finish(int, List, long)} of one id. */
+    default boolean finish(int bucket, long id, long now) {
+        return finish(bucket, List.of(id), now).get(0);
+    }
 
     /** Forgets a message wherever it is in the bucket; the status it had, or empty when the bucket does not hold it. */
     Optional<MessageStatus> delete(int bucket, long id, long now);

@@ -125,14 +125,18 @@ public final class InMemoryScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public synchronized boolean finish(int bucket, long id, long now) {
+    public synchronized List<Boolean> finish(int bucket, List<Long> ids, long now) {
         Bucket b = buckets[bucket];
-        if (!b.remove(b.reserved, b.reservedById, id)) {
-            return false;
+        List<Boolean> finished = new ArrayList<>(ids.size());
+        for (long id : ids) {
+            boolean reserved = b.remove(b.reserved, b.reservedById, id);
+            if (reserved) {
+                b.meta.remove(id);
+                b.forget(id, now);
+            }
+            finished.add(reserved);
         }
-        b.meta.remove(id);
-        b.forget(id, now);
-        return true;
+        return finished;
     }
 
     @Override

@@ -380,6 +380,25 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
+    void a_batch_finish_answers_each_id_in_order_and_forgets_only_reserved_ones() {
+        Message first = aMessage().due(NOW).build();
+        Message second = aMessage().due(NOW).build();
+        Message pending = aMessage().due(NOW + 60_000).build();
+        store.push(B, List.of(first, second, pending));
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "order", 2, NOW);
+
+        List<Boolean> finished = store.finish(B, List.of(second.id(), pending.id(), first.id(), second.id()), NOW);
+
+        assertThat(finished).containsExactly(true, false, true, false);
+        assertThat(store.holds(B, first.id())).isFalse();
+        assertThat(store.holds(B, second.id())).isFalse();
+        assertThat(store.holds(B, pending.id())).isTrue();
+        assertThat(store.restore(B, first, NOW)).isEqualTo(ScheduleStore.Restored.GONE);
+        assertThat(store.finish(B, List.of(), NOW)).isEmpty();
+    }
+
+    @Test
     void a_batch_restore_answers_each_message_outcome_in_order() {
         Message held = aMessage().due(NOW + 60_000).build();
         Message finished = aMessage().due(NOW).build();
