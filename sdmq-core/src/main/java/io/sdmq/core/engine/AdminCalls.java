@@ -28,6 +28,8 @@ final class AdminCalls {
         if (stored.status() != MessageStatus.DEAD && stored.status() != MessageStatus.EXPIRED) {
             throw new MessageStateException(id, stored.status(), "requeue (only DEAD or EXPIRED messages can be)");
         }
+        // the last delivery's background transitions first, so none of them can land on top of the requeue
+        ops.workers.journals().background().flush();
         long now = ops.clock.millis();
         ops.commit(ops.transition(id, stored.status(), MessageStatus.WAIT_PUT).withAttempts(0).withDueTime(now)
                 .withNote("requeued by an admin"));

@@ -41,7 +41,11 @@ final class JournalWriter implements Runnable {
         this.lingerNanos = linger.toNanos();
     }
 
+    /** New messages, or a transition, or neither: a flush, done once everything queued before it is. */
     private record Write(List<Message> messages, Transition transition, CompletableFuture<List<Long>> done) {
+        boolean isFlush() {
+            return messages == null && transition == null;
+        }
     }
 
     /** Stores a new message as WAIT_PUT; answers the id that holds its (topic, bizKey) once committed. */
@@ -66,6 +70,11 @@ final class JournalWriter implements Runnable {
             commits.add(enqueue(new Write(null, transition, new CompletableFuture<>())));
         }
         commits.forEach(this::await);
+    }
+
+    /** Waits until every write queued before this call is committed (or has failed). */
+    void flush() {
+        await(enqueue(new Write(null, null, new CompletableFuture<>())));
     }
 
     /** Applies a transition in the background (non-terminal transitions); blocks only while the queue is full. */
@@ -128,12 +137,22 @@ final class JournalWriter implements Runnable {
         flushRemaining();
     }
 
-    /** Gathers writes for the linger time or until the batch is full; an interrupt ends it early, keeping them. */
+    /**
+     * Gathers writes for the linger time or until the batch is full; a flush or an interrupt ends it early, keeping
+     * what it gathered.
+     */
     private void linger(List<Write> drained) {
         long deadline = System.nanoTime() + lingerNanos;
+        int seen = 0;
         try {
-            for (long left = lingerNanos; left > 0 && drained.size() < batch; left = deadline - System.nanoTime()) {
-                Write next = queue.poll(left, TimeUnit.NANOSECONDS);
+            while (drained.size() < batch) {
+                for (; seen < drained.size(); seen++) {
+                    if (drained.get(seen).isFlush()) {
+                        return;
+                    }
+                }
+                long left = deadline - System.nanoTime();
+                Write next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
                 if (next == null) {
                     return;
                 }
@@ -162,6 +181,7 @@ final class JournalWriter implements Runnable {
         if (!transitions.isEmpty()) {
             writeTransitions(transitions);
         }
+        writes.stream().filter(Write::isFlush).forEach(flush -> flush.done().complete(List.of()));
     }
 
     private void writeInserts(List<Write> inserts) {

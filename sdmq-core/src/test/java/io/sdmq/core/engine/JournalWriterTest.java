@@ -113,6 +113,21 @@ class JournalWriterTest {
         assertThat(applied).containsExactly(2);
     }
 
+    @Test
+    void a_flush_returns_once_everything_queued_before_it_is_written_even_while_the_writer_lingers() {
+        InMemoryMessageLog log = new InMemoryMessageLog();
+        List<Message> messages = List.of(aMessage().build(), aMessage().build());
+        log.insert(messages);
+        List<Integer> applied = new CopyOnWriteArrayList<>();
+        JournalWriter writer = start(recordingApplies(log, applied), 1_000, Duration.ofMinutes(1));
+        messages.forEach(m -> writer.record(delayed(m)));
+
+        writer.flush();
+
+        assertThat(applied).containsExactly(2);
+        assertThat(log.find(messages.get(1).id()).orElseThrow().status()).isEqualTo(MessageStatus.DELAY);
+    }
+
     private static Transition delayed(Message m) {
         return Transition.of(m.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY, m.createTime() + 1, "b0");
     }
