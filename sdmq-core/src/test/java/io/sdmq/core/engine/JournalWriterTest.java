@@ -32,6 +32,8 @@ import static org.awaitility.Awaitility.await;
  */
 class JournalWriterTest {
     private final ExecutorService callers = Executors.newFixedThreadPool(50);
+    private final InMemoryMessageLog messageLog = new InMemoryMessageLog();
+    private final List<Integer> applied = new CopyOnWriteArrayList<>();
     private Thread writerThread;
 
     @AfterEach
@@ -83,27 +85,17 @@ class JournalWriterTest {
 
     @Test
     void a_lingering_writer_gathers_transitions_until_its_batch_is_full() {
-        InMemoryMessageLog log = new InMemoryMessageLog();
         List<Message> messages = List.of(aMessage().build(), aMessage().build(), aMessage().build());
-        log.insert(messages);
-        List<Integer> applied = new CopyOnWriteArrayList<>();
-        JournalWriter writer = start(recordingApplies(log, applied), 3, Duration.ofMinutes(1));
-
-        messages.forEach(m -> writer.record(delayed(m)));
+        lingeringWith(3, messages);
 
         await().until(() -> !applied.isEmpty());
         assertThat(applied).containsExactly(3);
-        assertThat(log.find(messages.get(2).id()).orElseThrow().status()).isEqualTo(MessageStatus.DELAY);
+        assertThat(messageLog.find(messages.get(2).id()).orElseThrow().status()).isEqualTo(MessageStatus.DELAY);
     }
 
     @Test
     void a_lingering_writer_that_is_stopped_writes_what_it_gathered() throws Exception {
-        InMemoryMessageLog log = new InMemoryMessageLog();
-        List<Message> messages = List.of(aMessage().build(), aMessage().build());
-        log.insert(messages);
-        List<Integer> applied = new CopyOnWriteArrayList<>();
-        JournalWriter writer = start(recordingApplies(log, applied), 1_000, Duration.ofMinutes(1));
-        messages.forEach(m -> writer.record(delayed(m)));
+        JournalWriter writer = lingeringWith(1_000, List.of(aMessage().build(), aMessage().build()));
         await().until(() -> writer.pending() == 0);
 
         writerThread.interrupt();
@@ -115,17 +107,21 @@ class JournalWriterTest {
 
     @Test
     void a_flush_returns_once_everything_queued_before_it_is_written_even_while_the_writer_lingers() {
-        InMemoryMessageLog log = new InMemoryMessageLog();
         List<Message> messages = List.of(aMessage().build(), aMessage().build());
-        log.insert(messages);
-        List<Integer> applied = new CopyOnWriteArrayList<>();
-        JournalWriter writer = start(recordingApplies(log, applied), 1_000, Duration.ofMinutes(1));
-        messages.forEach(m -> writer.record(delayed(m)));
+        JournalWriter writer = lingeringWith(1_000, messages);
 
         writer.flush();
 
         assertThat(applied).containsExactly(2);
-        assertThat(log.find(messages.get(1).id()).orElseThrow().status()).isEqualTo(MessageStatus.DELAY);
+        assertThat(messageLog.find(messages.get(1).id()).orElseThrow().status()).isEqualTo(MessageStatus.DELAY);
+    }
+
+    /** A writer that lingers a minute in batches of {@code batch}; each message stored and its DELAY recorded. */
+    private JournalWriter lingeringWith(int batch, List<Message> messages) {
+        messageLog.insert(messages);
+        JournalWriter writer = start(recordingApplies(messageLog, applied), batch, Duration.ofMinutes(1));
+        messages.forEach(m -> writer.record(delayed(m)));
+        return writer;
     }
 
     private static Transition delayed(Message m) {
