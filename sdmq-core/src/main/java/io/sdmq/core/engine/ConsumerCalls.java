@@ -1,5 +1,6 @@
 package io.sdmq.core.engine;
 
+import io.sdmq.common.Buckets;
 import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageStateException;
@@ -13,10 +14,8 @@ import io.sdmq.core.spi.ScheduleStore.Nacked;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /** Pop, finish, nack and touch: Redis decides (is it reserved?), MySQL records. */
@@ -57,11 +56,7 @@ final class ConsumerCalls {
     List<Optional<SdmqException>> finishAll(List<Long> ids) {
         long now = ops.clock.millis();
         boolean[] reserved = new boolean[ids.size()];
-        Map<Integer, List<Integer>> byBucket = new TreeMap<>();
-        for (int i = 0; i < ids.size(); i++) {
-            byBucket.computeIfAbsent(ops.bucketOf(ids.get(i)), b -> new ArrayList<>()).add(i);
-        }
-        byBucket.forEach((bucket, indexes) -> {
+        Buckets.positions(ids, ops.store.buckets()).forEach((bucket, indexes) -> {
             List<Boolean> finished = ops.store.finish(bucket, indexes.stream().map(ids::get).toList(), now);
             for (int j = 0; j < indexes.size(); j++) {
                 reserved[indexes.get(j)] = finished.get(j);

@@ -14,10 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /** What the engine's calls share: the ports, the clock, the writers, and the steps every call is made of. */
 final class Ops {
@@ -74,11 +71,8 @@ final class Ops {
      * stays WAIT_PUT for the reconciler.
      */
     void schedule(List<Message> messages) {
-        Map<Integer, List<Message>> byBucket = new TreeMap<>();
-        for (Message message : messages) {
-            byBucket.computeIfAbsent(bucketOf(message.id()), b -> new ArrayList<>()).add(message);
-        }
-        byBucket.forEach(this::schedule);
+        Buckets.positions(messages.stream().map(Message::id).toList(), store.buckets()).forEach((bucket, positions) ->
+                schedule(bucket, positions.stream().map(messages::get).toList()));
     }
 
     private void schedule(int bucket, List<Message> messages) {

@@ -20,8 +20,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -91,19 +89,22 @@ final class RestoreFromLog {
      */
     List<RestoreOutcome> restoreRows(List<StoredMessage> rows, boolean expire, long now) {
         RestoreOutcome[] outcomes = new RestoreOutcome[rows.size()];
-        Map<Integer, List<Integer>> byBucket = new TreeMap<>();
-        for (int i = 0; i < rows.size(); i++) {
-            StoredMessage row = rows.get(i);
-            int bucket = Buckets.of(row.message().id(), store.buckets());
-            if (overdue(row, now) && !expire) {
-                outcomes[i] = expireUnlessHeld(row, bucket, now);
-            } else {
-                byBucket.computeIfAbsent(bucket, b -> new ArrayList<>()).add(i);
-            }
-        }
-        List<CompletableFuture<Void>> writes = new ArrayList<>(byBucket.size());
-        byBucket.forEach((bucket, indexes) -> writes.add(CompletableFuture.runAsync(
-                () -> restoreBucket(bucket, indexes, rows, outcomes, now), writers)));
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        Buckets.positions(rows.stream().map(row -> row.message().id()).toList(), store.buckets())
+                .forEach((bucket, positions) -> {
+                    List<Integer> restoring = new ArrayList<>(positions.size());
+                    for (int i : positions) {
+                        if (overdue(rows.get(i), now) && !expire) {
+                            outcomes[i] = expireUnlessHeld(rows.get(i), bucket, now);
+                        } else {
+                            restoring.add(i);
+                        }
+                    }
+                    if (!restoring.isEmpty()) {
+                        writes.add(CompletableFuture.runAsync(
+                                () -> restoreBucket(bucket, restoring, rows, outcomes, now), writers));
+                    }
+                });
         try {
             CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
         } catch (CompletionException e) {
