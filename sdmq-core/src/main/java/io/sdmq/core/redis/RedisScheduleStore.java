@@ -60,13 +60,8 @@ public final class RedisScheduleStore implements ScheduleStore {
         if (messages.isEmpty()) {
             return false;
         }
-        List<String> args = new ArrayList<>(messages.size() * 3);
-        for (Message message : messages) {
-            args.add(Long.toString(message.id()));
-            args.add(codec.encode(message));
-            args.add(Long.toString(message.score()));
-        }
-        Long head = redis.execute(LuaScripts.PUSH, keys(bucket).metaAndDelay(), args.toArray());
+        Long head = redis.execute(LuaScripts.PUSH, keys(bucket).metaAndDelay(),
+                entries(messages.stream().map(m -> new Restoring(m, m.score())).toList()));
         return Long.valueOf(1).equals(head);
     }
 
@@ -104,10 +99,8 @@ public final class RedisScheduleStore implements ScheduleStore {
         ids.forEach(id -> args.add(Long.toString(id)));
         List<Object> outcomes = redis.execute(LuaScripts.FINISH, List.of(keys.meta(), keys.reserved(), keys.gone()),
                 args.toArray());
-        if (outcomes == null || outcomes.size() != ids.size()) {
-            throw new IllegalStateException("finish answered " + outcomes + " for " + ids.size() + " ids; this is a bug");
-        }
-        return outcomes.stream().map(outcome -> Long.valueOf(1).equals(outcome)).toList();
+        return onePerInput("finish", outcomes, ids.size()).stream().map(outcome -> Long.valueOf(1).equals(outcome))
+                .toList();
     }
 
     @Override
@@ -124,19 +117,28 @@ public final class RedisScheduleStore implements ScheduleStore {
             return List.of();
         }
         BucketKeys keys = keys(bucket);
+        List<Object> outcomes = redis.execute(LuaScripts.RESTORE, List.of(keys.meta(), keys.delay(), keys.gone()),
+                entries(messages));
+        return onePerInput("restore", outcomes, messages.size()).stream().map(RedisScheduleStore::restored).toList();
+    }
+
+    /** The ARGV of push.lua and restore.lua: id, meta JSON and score, once per message. */
+    private Object[] entries(List<Restoring> messages) {
         List<String> args = new ArrayList<>(messages.size() * 3);
         for (Restoring restoring : messages) {
             args.add(Long.toString(restoring.message().id()));
             args.add(codec.encode(restoring.message()));
             args.add(Long.toString(restoring.score()));
         }
-        List<Object> outcomes = redis.execute(LuaScripts.RESTORE, List.of(keys.meta(), keys.delay(), keys.gone()),
-                args.toArray());
-        if (outcomes == null || outcomes.size() != messages.size()) {
-            throw new IllegalStateException("restore answered " + outcomes + " for " + messages.size()
-                    + " messages; this is a bug");
+        return args.toArray();
+    }
+
+    /** A batch script's reply: one outcome per input, in order, or a bug. */
+    private static List<Object> onePerInput(String script, List<Object> outcomes, int inputs) {
+        if (outcomes == null || outcomes.size() != inputs) {
+            throw new IllegalStateException(script + " answered " + outcomes + " for " + inputs + " inputs; this is a bug");
         }
-        return outcomes.stream().map(RedisScheduleStore::restored).toList();
+        return outcomes;
     }
 
     private static Restored restored(Object outcome) {
