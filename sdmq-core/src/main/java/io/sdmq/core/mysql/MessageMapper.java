@@ -15,6 +15,11 @@ import java.util.List;
 
 /** The SQL of {@link MybatisMessageLog}; portable between MySQL 8.0+ and MariaDB 10.6+. */
 interface MessageMapper {
+    /** The columns of {@link MessageRow}, in the order of its constructor (see {@link #findMessage}). */
+    String SELECT_MESSAGE = """
+            SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
+                due_time, status, attempts, update_time
+            """;
 
     /**
      * One row. {@link MybatisMessageLog} runs it on the batch executor and the driver's
@@ -75,34 +80,26 @@ interface MessageMapper {
             @Arg(column = "due_time", javaType = LocalDateTime.class), @Arg(column = "status", javaType = String.class),
             @Arg(column = "attempts", javaType = int.class),
             @Arg(column = "update_time", javaType = LocalDateTime.class)})
-    @Select("""
-            SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
-                due_time, status, attempts, update_time
+    @Select(SELECT_MESSAGE + """
             FROM sdmq_message WHERE id = #{id}""")
     MessageRow findMessage(@Param("id") long id);
 
     @ResultMap("messageRow")
-    @Select("""
-            SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
-                due_time, status, attempts, update_time
+    @Select(SELECT_MESSAGE + """
             FROM sdmq_message
             WHERE status IN ('WAIT_PUT', 'DELAY', 'READY', 'RESERVED') AND id > #{afterId}
             ORDER BY id LIMIT #{limit}""")
     List<MessageRow> findPending(@Param("afterId") long afterId, @Param("limit") int limit);
 
     @ResultMap("messageRow")
-    @Select("""
-            SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
-                due_time, status, attempts, update_time
+    @Select(SELECT_MESSAGE + """
             FROM sdmq_message
             WHERE status = 'WAIT_PUT' AND update_time < #{updatedBefore}
             ORDER BY due_time LIMIT #{limit}""")
     List<MessageRow> findWaitPut(@Param("updatedBefore") LocalDateTime updatedBefore, @Param("limit") int limit);
 
     @ResultMap("messageRow")
-    @Select("""
-            SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
-                due_time, status, attempts, update_time
+    @Select(SELECT_MESSAGE + """
             FROM sdmq_message
             WHERE status IN ('DELAY', 'READY', 'RESERVED') AND due_time < #{dueBefore} AND id > #{afterId}
             ORDER BY id LIMIT #{limit}""")
