@@ -83,7 +83,7 @@ class EndToEndIT {
             assertThat(deliveries.early()).isEmpty();
             assertThat(statusCounts(topic)).isEqualTo(Map.of("FINISHED", 900, "DELETED", 100));
             String anyId = pushed.iterator().next();
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(history(anyId))
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(MessageHistory.statuses(dataSource, anyId))
                     .containsExactly("WAIT_PUT", "DELAY", "READY", "RESERVED", "FINISHED"));
         }
     }
@@ -105,7 +105,7 @@ class EndToEndIT {
         assertThat(again.get("attempts").asInt()).isEqualTo(2);
         assertThat(server.postForm("/finish?jobId=" + id).status()).isEqualTo(200);
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(history(id)).containsExactly(
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(MessageHistory.statuses(dataSource, id)).containsExactly(
                 "WAIT_PUT", "DELAY", "READY", "RESERVED", "DELAY", "READY", "RESERVED", "FINISHED"));
     }
 
@@ -189,21 +189,5 @@ class EndToEndIT {
             }
         }
         return counts;
-    }
-
-    private static List<String> history(String id) throws SQLException {
-        List<String> statuses = new ArrayList<>();
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement s = c.prepareStatement(
-                     "SELECT to_status FROM sdmq_message_log WHERE message_id = ?"
-                     + " ORDER BY changed_at, to_status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED'), id")) {
-            s.setLong(1, Long.parseLong(id));
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    statuses.add(rs.getString(1));
-                }
-            }
-        }
-        return statuses;
     }
 }

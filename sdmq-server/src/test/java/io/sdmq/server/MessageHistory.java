@@ -11,7 +11,27 @@ import java.util.List;
 
 /** Prints a message's row and its status log from a test database, to explain a failed fault test. */
 final class MessageHistory {
+    /** A message's log rows in the order /job gives them: by time, a terminal status last within its millisecond. */
+    private static final String IN_ORDER =
+            " ORDER BY changed_at, to_status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED'), id";
+
     private MessageHistory() {
+    }
+
+    /** The statuses a message went through, from its log, in order. */
+    static List<String> statuses(DataSource dataSource, String id) throws SQLException {
+        List<String> statuses = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement s = c.prepareStatement(
+                     "SELECT to_status FROM sdmq_message_log WHERE message_id = ?" + IN_ORDER)) {
+            s.setLong(1, Long.parseLong(id));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    statuses.add(rs.getString(1));
+                }
+            }
+        }
+        return statuses;
     }
 
     /** The row of each id in {@code sdmq_message} and its rows in {@code sdmq_message_log}, as text. */
@@ -21,8 +41,7 @@ final class MessageHistory {
              PreparedStatement row = c.prepareStatement("SELECT status, attempts, due_time, create_time, update_time"
                      + " FROM sdmq_message WHERE id = ?");
              PreparedStatement log = c.prepareStatement("SELECT from_status, to_status, changed_at, bucket, host,"
-                     + " thread, note FROM sdmq_message_log WHERE message_id = ?"
-                     + " ORDER BY changed_at, to_status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED'), id")) {
+                     + " thread, note FROM sdmq_message_log WHERE message_id = ?" + IN_ORDER)) {
             for (String id : ids) {
                 out.append("message ").append(id).append(": ");
                 row.setLong(1, Long.parseLong(id));
