@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A whole sdmq server on a random loopback port, started in this JVM, with a small HTTP client for it. */
-final class RunningServer implements AutoCloseable {
+final class RunningServer implements ServerUnderTest, AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final ConfigurableApplicationContext context;
@@ -41,21 +41,9 @@ final class RunningServer implements AutoCloseable {
         return context.getBean(type);
     }
 
-    /** The HTTP client for this server, e.g. for {@link Deliveries#consume(HttpApi, String)}. */
-    HttpApi http() {
+    @Override
+    public HttpApi http() {
         return http;
-    }
-
-    Reply post(String path, String json) {
-        return http.post(path, json);
-    }
-
-    Reply postForm(String path) {
-        return http.postForm(path);
-    }
-
-    Reply get(String path) {
-        return http.get(path);
     }
 
     @Override

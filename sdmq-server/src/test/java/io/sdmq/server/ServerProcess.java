@@ -1,6 +1,5 @@
 package io.sdmq.server;
 
-import io.sdmq.server.RunningServer.Reply;
 import io.sdmq.testing.TestServices.TestDatabase;
 
 import java.io.IOException;
@@ -24,7 +23,7 @@ import static org.awaitility.Awaitility.await;
  * goes to {@code target/server-process-<port>.log}. Needs the jar in {@code target/}: the failsafe tests run after
  * {@code package}, so it is there.
  */
-final class ServerProcess implements AutoCloseable {
+final class ServerProcess implements ServerUnderTest, AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -115,20 +114,9 @@ final class ServerProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    HttpApi http() {
+    @Override
+    public HttpApi http() {
         return http;
-    }
-
-    Reply post(String path, String json) {
-        return http.post(path, json);
-    }
-
-    Reply postForm(String path) {
-        return http.postForm(path);
-    }
-
-    Reply get(String path) {
-        return http.get(path);
     }
 
     /** SIGKILL on Linux: no shutdown hook runs, nothing is flushed; waits until the process is gone; its exit code. */
