@@ -161,6 +161,8 @@ final class Workloads {
         result.put(rate > 0 ? "inflightCap" : "producers", rate > 0 ? inflight : producers);
         result.put("consumers", consumers);
         result.put("perCall", batch);
+        // what an earlier workload left in the server's MySQL queue would otherwise be written during this one
+        result.put("startSettleSeconds", round3(settle()));
         long started = System.nanoTime();
         Consumers consuming = new Consumers(client, topic, consumers, tracker);
         AtomicLong latestDue = new AtomicLong();
@@ -285,8 +287,8 @@ final class Workloads {
 
     /**
      * Waits until the server has committed every queued MySQL write ({@code sdmq.journal.pending} is 0, for at
-     * most 2 minutes), so what follows a preload measures a server holding those messages, not one still writing
-     * their transitions. Answers the seconds it waited.
+     * most 2 minutes), so what follows measures a server holding those messages, not one still writing their
+     * transitions. Answers the seconds it waited.
      */
     private double settle() throws Exception {
         long start = System.nanoTime();

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -211,8 +212,12 @@ public final class MybatisMessageLog implements MessageLog {
         }
     }
 
+    /**
+     * A read in a transaction of its own, like the writes: on the server's pool, whose connections are not in
+     * autocommit, that costs no {@code SET autocommit} round trip.
+     */
     private <T> T read(String what, Function<MessageMapper, T> query) {
-        try (SqlSession session = sessions.openSession(true)) {
+        try (SqlSession session = sessions.openSession(false)) {
             return query.apply(session.getMapper(MessageMapper.class));
         } catch (PersistenceException e) {
             throw unavailable(what, e);
@@ -233,8 +238,13 @@ public final class MybatisMessageLog implements MessageLog {
     }
 
     private static Configuration configuration(DataSource dataSource) {
-        Configuration configuration = new Configuration(
-                new Environment("sdmq", new JdbcTransactionFactory(), dataSource));
+        // The pool resets a connection's autocommit when it is returned; MyBatis need not do it as well, which would
+        // cost a round trip after every transaction on a pool that hands out connections not in autocommit.
+        JdbcTransactionFactory transactions = new JdbcTransactionFactory();
+        Properties properties = new Properties();
+        properties.setProperty("skipSetAutoCommitOnClose", "true");
+        transactions.setProperties(properties);
+        Configuration configuration = new Configuration(new Environment("sdmq", transactions, dataSource));
         configuration.setMapUnderscoreToCamelCase(true);
         configuration.setArgNameBasedConstructorAutoMapping(true);
         configuration.setLocalCacheScope(LocalCacheScope.STATEMENT);
