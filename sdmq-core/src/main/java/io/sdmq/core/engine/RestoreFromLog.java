@@ -38,7 +38,10 @@ final class RestoreFromLog {
     private static final Logger log = LoggerFactory.getLogger(RestoreFromLog.class);
     private static final int PAGE = 1_000;
     private static final int PROGRESS_EVERY_PAGES = 50;
-    /** Buckets of one page written at once; their scripts share Lettuce's connection, pipelined. */
+    /**
+     * Buckets of one page written at once (their scripts share Lettuce's connection, pipelined); the same threads
+     * read the next page meanwhile.
+     */
     private static final int PARALLEL_BUCKETS = 8;
 
     private final ScheduleStore store;
@@ -46,7 +49,7 @@ final class RestoreFromLog {
     private final Workers workers;
     private final Clock clock;
     private final AtomicBoolean running = new AtomicBoolean();
-    private final ThreadPoolExecutor writers = new ThreadPoolExecutor(PARALLEL_BUCKETS, PARALLEL_BUCKETS,
+    private final ThreadPoolExecutor pool = new ThreadPoolExecutor(PARALLEL_BUCKETS, PARALLEL_BUCKETS,
             30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), Daemons.factory("sdmq-restore"));
 
     RestoreFromLog(ScheduleStore store, MessageLog messageLog, Workers workers, Clock clock) {
@@ -54,7 +57,7 @@ final class RestoreFromLog {
         this.messageLog = messageLog;
         this.workers = workers;
         this.clock = clock;
-        writers.allowCoreThreadTimeOut(true);
+        pool.allowCoreThreadTimeOut(true);
     }
 
     RestoreCounts restoreAll(boolean expire) {
@@ -102,14 +105,10 @@ final class RestoreFromLog {
                     }
                     if (!restoring.isEmpty()) {
                         writes.add(CompletableFuture.runAsync(
-                                () -> restoreBucket(bucket, restoring, rows, outcomes, now), writers));
+                                () -> restoreBucket(bucket, restoring, rows, outcomes, now), pool));
                     }
                 });
-        try {
-            CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
-        }
+        join(CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)));
         return List.of(outcomes);
     }
 
@@ -160,33 +159,53 @@ final class RestoreFromLog {
             }
             case GONE -> RestoreOutcome.GONE;
             case WRITTEN -> {
-                workers.journals().background().record(Transition.of(id, row.status(), MessageStatus.DELAY, now,
-                        bucketName).withNote("restored from MySQL"));
+                // a DELAY row put back at its own score changes neither its status nor its due time: no transition,
+                // so restoring a million of them does not wait for a million journal writes
+                if (row.status() != MessageStatus.DELAY || overdue(row, now)) {
+                    workers.journals().background().record(Transition.of(id, row.status(), MessageStatus.DELAY, now,
+                            bucketName).withNote("restored from MySQL"));
+                }
                 yield RestoreOutcome.RESTORED;
             }
         };
     }
 
+    /** Pages through the pending rows by id; the next page is read while this one is written to Redis. */
     private RestoreCounts restore(boolean expire, IntPredicate buckets) {
         Tally tally = new Tally();
-        long after = 0;
+        CompletableFuture<List<StoredMessage>> next = readPage(0);
         for (int page = 1; ; page++) {
-            List<StoredMessage> rows = messageLog.findPending(after, PAGE);
+            List<StoredMessage> rows = join(next);
+            boolean last = rows.size() < PAGE;
+            if (!last) {
+                next = readPage(rows.get(rows.size() - 1).message().id());
+            }
             List<StoredMessage> chosen = rows.stream()
                     .filter(row -> buckets.test(Buckets.of(row.message().id(), store.buckets())))
                     .toList();
             restoreRows(chosen, expire, clock.millis()).forEach(tally::count);
             tally.skipped(rows.size() - chosen.size());
-            if (rows.size() < PAGE) {
+            if (last) {
                 break;
             }
-            after = rows.get(rows.size() - 1).message().id();
             if (page % PROGRESS_EVERY_PAGES == 0) {
                 log.info("restore in progress: {}", tally.counts());
             }
         }
         log.info("restore done (expire={}): {}", expire, tally.counts());
         return tally.counts();
+    }
+
+    private CompletableFuture<List<StoredMessage>> readPage(long afterId) {
+        return CompletableFuture.supplyAsync(() -> messageLog.findPending(afterId, PAGE), pool);
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
     }
 
     private RestoreCounts exclusively(Supplier<RestoreCounts> restore) {
