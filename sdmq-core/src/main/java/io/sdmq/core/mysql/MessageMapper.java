@@ -49,21 +49,46 @@ interface MessageMapper {
     int insertLog(LogRow row);
 
     /**
-     * Moves the status unless the row changed later than this, or is terminal; a requeue leaves DEAD or EXPIRED
-     * only when the row is still in the status it was requeued from. Attempts and due time are set first: the
-     * assignments run left to right, and theirs read the row's time before this update.
+     * The assignments of {@link #moveStatus}: attempts and due time are set first, since assignments run left to
+     * right and theirs read the row's time before this update.
      */
-    @Update("""
+    String MOVE_STATUS_SET = """
             UPDATE sdmq_message
             SET attempts = CASE WHEN update_time <= #{attemptsAt}
                     THEN COALESCE(#{attempts,jdbcType=INTEGER}, attempts) ELSE attempts END,
                 due_time = CASE WHEN update_time <= #{dueTimeAt}
                     THEN COALESCE(#{dueTime,jdbcType=TIMESTAMP}, due_time) ELSE due_time END,
                 status = #{toStatus}, update_time = #{changedAt}
-            WHERE id = #{id} AND update_time <= #{changedAt}
+            """;
+    /** The guard of {@link #moveStatus}, after its id condition. */
+    String MOVE_STATUS_GUARD = """
+
+              AND update_time <= #{changedAt}
               AND (status NOT IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')
-                   OR (status IN ('DEAD', 'EXPIRED') AND status = #{fromStatus,jdbcType=VARCHAR}))""")
+                   OR (status IN ('DEAD', 'EXPIRED') AND status = #{fromStatus,jdbcType=VARCHAR}))""";
+
+    /**
+     * Moves the status of the change's one message unless the row changed later than this, or is terminal; a requeue
+     * leaves DEAD or EXPIRED only when the row is still in the status it was requeued from. Static SQL, so the
+     * driver sends a batch of them as one multi-statement.
+     */
+    @Update(MOVE_STATUS_SET + "WHERE id = #{ids[0]}" + MOVE_STATUS_GUARD)
     int moveStatus(StatusChange change);
+
+    /** {@link #moveStatus} for each of the change's messages, in one statement. */
+    @Update("<script><![CDATA[" + MOVE_STATUS_SET + "WHERE id IN ]]>"
+            + "<foreach collection='ids' item='id' open='(' separator=',' close=')'>#{id}</foreach>"
+            + "<![CDATA[" + MOVE_STATUS_GUARD + "]]></script>")
+    int moveStatuses(StatusChange change);
+
+    /** Locks the rows of these messages, in id order. */
+    @Select("""
+            <script>
+            SELECT id FROM sdmq_message WHERE id IN
+            <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach>
+            ORDER BY id FOR UPDATE
+            </script>""")
+    List<Long> lockMessages(@Param("ids") List<Long> ids);
 
     /**
      * The columns of {@link MessageRow}, mapped to its constructor by position: naming the arguments spares MyBatis

@@ -69,8 +69,20 @@ public final class MybatisMessageLog implements MessageLog {
         }
         inTransaction("apply " + transitions.size() + " transitions", ExecutorType.BATCH, session -> {
             MessageMapper mapper = session.getMapper(MessageMapper.class);
+            List<StatusChange> changes = StatusChanges.fold(transitions);
+            if (changes.stream().anyMatch(change -> change.ids().size() > 1)) {
+                // shared updates lock their rows out of id order; locking them all in id order first keeps two
+                // writers that update the same messages from deadlocking
+                mapper.lockMessages(changes.stream().flatMap(change -> change.ids().stream()).sorted().toList());
+            }
             writeLogs(mapper, transitions.stream().map(t -> Rows.log(t, host)).toList());
-            StatusChanges.fold(transitions).forEach(mapper::moveStatus);
+            for (StatusChange change : changes) {
+                if (change.ids().size() == 1) {
+                    mapper.moveStatus(change);
+                } else {
+                    mapper.moveStatuses(change);
+                }
+            }
             return null;
         });
     }

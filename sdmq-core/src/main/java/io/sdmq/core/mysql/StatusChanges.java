@@ -15,9 +15,16 @@ import java.util.Map;
  * EXPIRED (a requeue has a guard of its own) and none but the last is terminal. Applied in turn, such a run either
  * applies from its first transition the row is not newer than, or not at all; so the last transition's guard decides,
  * and the attempts and due time come from the last transition that carried them, if the row is not newer than it.
- * Updates are ordered by message id, so concurrent writers lock rows in one order.
+ * <p>
+ * Then messages with a single update in the batch that share all its parameters (statuses, times, attempts, due
+ * time; a move, a pop or a batch push gives its messages one time) share one {@code id IN (...)} update when there
+ * are at least {@link #MIN_SHARED} of them: MySQL parses, plans and logs one statement for them, which costs it about
+ * a twentieth of as many single-row statements. The other updates come first, one id each in id order, so the
+ * driver sends them as one multi-statement; a message with several updates keeps them all there, in order.
  */
 final class StatusChanges {
+    static final int MIN_SHARED = 3;
+
     private StatusChanges() {
     }
 
@@ -26,8 +33,10 @@ final class StatusChanges {
         for (Transition t : transitions) {
             byMessage.computeIfAbsent(t.messageId(), id -> new ArrayList<>()).add(t);
         }
-        List<StatusChange> changes = new ArrayList<>(byMessage.size());
+        List<StatusChange> singles = new ArrayList<>(byMessage.size());
+        Map<StatusChange, List<Long>> shared = new LinkedHashMap<>();
         for (List<Transition> run : byMessage.values()) {
+            List<StatusChange> changes = new ArrayList<>(1);
             int start = 0;
             for (int i = 1; i <= run.size(); i++) {
                 if (i == run.size() || !continues(run.get(i - 1), run.get(i))) {
@@ -35,9 +44,24 @@ final class StatusChanges {
                     start = i;
                 }
             }
+            if (changes.size() == 1) {
+                StatusChange only = changes.get(0);
+                shared.computeIfAbsent(only.withIds(List.of()), shape -> new ArrayList<>()).add(only.ids().get(0));
+            } else {
+                singles.addAll(changes);
+            }
         }
-        changes.sort(Comparator.comparingLong(StatusChange::id));
-        return changes;
+        List<StatusChange> groups = new ArrayList<>();
+        shared.forEach((shape, ids) -> {
+            if (ids.size() >= MIN_SHARED) {
+                groups.add(shape.withIds(ids.stream().sorted().toList()));
+            } else {
+                ids.forEach(id -> singles.add(shape.withIds(List.of(id))));
+            }
+        });
+        singles.sort(Comparator.comparingLong(change -> change.ids().get(0)));
+        singles.addAll(groups);
+        return singles;
     }
 
     private static boolean continues(Transition previous, Transition next) {
@@ -57,7 +81,7 @@ final class StatusChanges {
             attempts = t.attempts() != null ? t : attempts;
             dueTime = t.dueTime() != null ? t : dueTime;
         }
-        return new StatusChange(last.messageId(), last.from() == null ? null : last.from().name(), last.to().name(),
+        return new StatusChange(List.of(last.messageId()), last.from() == null ? null : last.from().name(), last.to().name(),
                 Rows.utc(last.changedAt()), attempts.attempts(), Rows.utc(attempts.changedAt()),
                 dueTime.dueTime() == null ? null : Rows.utc(dueTime.dueTime()), Rows.utc(dueTime.changedAt()));
     }

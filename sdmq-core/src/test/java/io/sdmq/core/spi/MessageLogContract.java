@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 import static io.sdmq.common.MessageStatus.DEAD;
 import static io.sdmq.common.MessageStatus.DELAY;
@@ -238,6 +239,36 @@ public abstract class MessageLogContract {
         assertThat(now.status()).isEqualTo(FINISHED);
         assertThat(now.updateTime()).isEqualTo(T0 + 4);
         assertThat(now.message().attempts()).isEqualTo(1);
+    }
+
+    @Test
+    void messages_that_share_a_transition_in_one_batch_are_each_guarded() {
+        List<Message> fresh = List.of(stored(message("order", "s-1")), stored(message("order", "s-2")),
+                stored(message("order", "s-3")));
+        Message finished = stored(message("order", "s-finished"));
+        Message newer = stored(message("order", "s-newer"));
+        Message twice = stored(message("order", "s-twice"));
+        List<Message> all = new ArrayList<>(fresh);
+        all.addAll(List.of(finished, newer, twice));
+        log.apply(all.stream().flatMap(m -> Stream.of(Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 5, BUCKET),
+                Transition.of(m.id(), DELAY, READY, T0 + 10, BUCKET))).toList());
+        log.apply(List.of(Transition.of(finished.id(), READY, DELETED, T0 + 15, BUCKET),
+                Transition.of(newer.id(), READY, RESERVED, T0 + 30, BUCKET).withAttempts(5)));
+
+        List<Transition> batch = new ArrayList<>(all.stream()
+                .map(m -> Transition.of(m.id(), READY, RESERVED, T0 + 20, BUCKET).withAttempts(1)).toList());
+        batch.add(Transition.of(twice.id(), RESERVED, DELAY, T0 + 25, BUCKET).withDueTime(T0 + 60_000));
+        log.apply(batch);
+
+        for (Message m : fresh) {
+            assertThat(log.find(m.id())).contains(new StoredMessage(m.withAttempts(1), RESERVED, T0 + 20));
+        }
+        assertThat(log.find(finished.id())).contains(new StoredMessage(finished, DELETED, T0 + 15));
+        assertThat(log.find(newer.id())).contains(new StoredMessage(newer.withAttempts(5), RESERVED, T0 + 30));
+        assertThat(log.find(twice.id()))
+                .contains(new StoredMessage(twice.withAttempts(1).withDueTime(T0 + 60_000), DELAY, T0 + 25));
+        assertThat(log.history(fresh.get(0).id())).extracting(Transition::to)
+                .containsExactly(WAIT_PUT, DELAY, READY, RESERVED);
     }
 
     @Test
