@@ -101,6 +101,8 @@ bench() {
 # warm the server's JIT up first; its figures go to a file of their own and are not reported
 bench --workload W1 --label warmup --messages 20000 --producers 16 --drain 10 --out "$OUT/warmup.jsonl"
 bench --workload W2 --label warmup-batch --messages 20000 --drain 10 --out "$OUT/warmup.jsonl"
+# and in W1's own shape: 4 producers leave consumers parked between messages, a path 16 producers seldom take
+bench --workload W1 --label warmup-4p --messages 10000 --producers 4 --drain 10 --out "$OUT/warmup.jsonl"
 bench --workload raw --messages "$RAW_N" --jdbc jdbc:mysql://127.0.0.1:3306/ --db-user root --db-password ''
 W1_FROM=$(date +%s%3N)
 bench --workload W1 --messages "$W1_N" --producers 4 --consumers 4
