@@ -1,12 +1,12 @@
 -- Takes up to `count` ids from a topic's ready list and reserves each until now + its ttr,
 -- counting the delivery in its meta. Ids whose meta is gone (deleted) are dropped.
 -- KEYS: meta hash, reserved zset, ready list.  ARGV: now, count.
--- Returns the meta JSON of each reserved message, attempts included, in list order.
+-- Returns the id and meta JSON of each reserved message, attempts included, in list order: id, json, id, json, ...
 local meta, reserved, ready = KEYS[1], KEYS[2], KEYS[3]
 local now = tonumber(ARGV[1])
 local count = tonumber(ARGV[2])
 local popped = {}
-while #popped < count do
+while #popped < 2 * count do
   local id = redis.call('LPOP', ready)
   if not id then
     break
@@ -18,6 +18,7 @@ while #popped < count do
     json = cjson.encode(message)
     redis.call('HSET', meta, id, json)
     redis.call('ZADD', reserved, string.format('%.0f', now + message.ttr), id)
+    popped[#popped + 1] = id
     popped[#popped + 1] = json
   end
 end

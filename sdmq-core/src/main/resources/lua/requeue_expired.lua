@@ -4,7 +4,7 @@
 -- (1-based), clamped to the last; the message's own delays, else the server default.
 -- KEYS: meta hash, delay zset, reserved zset, gone zset.
 -- ARGV: now, limit, default retry delays as 'd1,d2,...', how long (ms) gone ids are kept.
--- Returns { next reservation deadline or '', { id1, attempts1, due1, ... }, { dead meta JSON, ... } }.
+-- Returns { next reservation deadline or '', { id1, attempts1, due1, ... }, { dead id1, its meta JSON, ... } }.
 local meta, delay, reserved, gone = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local now = tonumber(ARGV[1])
 local defaults = {}
@@ -30,6 +30,7 @@ for _, id in ipairs(ids) do
     if message.a >= message.ma then
       redis.call('HDEL', meta, id)
       redis.call('ZADD', gone, ARGV[1], id)
+      dead[#dead + 1] = id
       dead[#dead + 1] = json
     else
       local due = string.format('%.0f', now + backoff(message))

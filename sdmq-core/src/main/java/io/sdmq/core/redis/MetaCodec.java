@@ -10,8 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A message as the meta hash holds it: compact JSON that the Lua scripts read and rewrite with cjson.
- * The id is a string because cjson keeps only 14 significant digits of a number; times and counts fit.
+ * A message as the meta hash holds it: compact JSON that the Lua scripts read and rewrite with cjson. The id is not
+ * in it: it is the hash field, and the scripts hand it back beside the JSON (27 bytes less per pending message, and
+ * a 200-byte body's meta then fits a smaller allocation in Redis). Times and counts fit cjson's numbers.
  * An empty retry-delay list comes back from cjson as {@code {}}, so an object there reads as empty.
  */
 final class MetaCodec {
@@ -19,7 +20,6 @@ final class MetaCodec {
 
     String encode(Message message) {
         ObjectNode node = json.createObjectNode();
-        node.put("id", Long.toString(message.id()));
         node.put("t", message.topic());
         if (message.bizKey() != null) {
             node.put("k", message.bizKey());
@@ -38,10 +38,11 @@ final class MetaCodec {
         return json.writeValueAsString(node);
     }
 
-    Message decode(String text) {
+    /** The message of meta {@code text} stored under {@code id} (a meta written with its id in it reads the same). */
+    Message decode(long id, String text) {
         JsonNode node = json.readTree(text);
         JsonNode bizKey = node.get("k");
-        return new Message(Long.parseLong(node.get("id").asString()), node.get("t").asString(),
+        return new Message(id, node.get("t").asString(),
                 bizKey == null || bizKey.isNull() ? null : bizKey.asString(), node.get("b").asString(),
                 node.get("p").asInt(), node.get("ct").asLong(), node.get("d").asLong(), node.get("ttr").asLong(),
                 node.get("ma").asInt(), retryDelays(node.get("rd")), node.get("a").asInt());

@@ -84,7 +84,7 @@ public final class RedisScheduleStore implements ScheduleStore {
         BucketKeys keys = keys(bucket);
         List<Object> reply = redis.execute(LuaScripts.POP, List.of(keys.meta(), keys.reserved(), keys.ready(topic)),
                 Long.toString(now), Integer.toString(positive(count, "count")));
-        return strings(reply).stream().map(codec::decode).toList();
+        return decodePairs(strings(reply));
     }
 
     @Override
@@ -160,7 +160,7 @@ public final class RedisScheduleStore implements ScheduleStore {
             return Optional.empty();
         }
         List<String> parts = strings(reply);
-        return Optional.of(new Nacked("DEAD".equals(parts.get(0)), codec.decode(parts.get(1))));
+        return Optional.of(new Nacked("DEAD".equals(parts.get(0)), codec.decode(id, parts.get(1))));
     }
 
     @Override
@@ -202,11 +202,20 @@ public final class RedisScheduleStore implements ScheduleStore {
             requeued.add(new Requeued(Long.parseLong(flat.get(i)), Integer.parseInt(flat.get(i + 1)),
                     Long.parseLong(flat.get(i + 2))));
         }
-        List<Message> dead = strings(reply.get(2)).stream().map(codec::decode).toList();
+        List<Message> dead = decodePairs(strings(reply.get(2)));
         if (!dead.isEmpty()) {
             log.debug("bucket {}: {} messages exhausted their attempts", bucket, dead.size());
         }
         return new RequeueResult(List.copyOf(requeued), dead, scoreOrNone(reply.get(0)));
+    }
+
+    /** Messages from a script's flat list of id, meta JSON, id, meta JSON, … */
+    private List<Message> decodePairs(List<String> flat) {
+        List<Message> messages = new ArrayList<>(flat.size() / 2);
+        for (int i = 0; i < flat.size(); i += 2) {
+            messages.add(codec.decode(Long.parseLong(flat.get(i)), flat.get(i + 1)));
+        }
+        return messages;
     }
 
     @Override

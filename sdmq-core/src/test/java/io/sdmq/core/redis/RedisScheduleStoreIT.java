@@ -55,17 +55,31 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
     }
 
     @Test
-    void meta_is_compact_json_with_the_id_as_a_string() {
+    void meta_is_compact_json_without_the_id_which_is_its_field() {
         Message m = aMessage().id(9_007_199_254_740_993L).bizKey("k-1").priority(7).due(NOW + 5).build();
         store.push(0, m);
 
         String json = (String) redis.opsForHash().get(prefix + ":{b0}:meta", "9007199254740993");
 
-        assertThat(json).isEqualTo("{\"id\":\"9007199254740993\",\"t\":\"order\",\"k\":\"k-1\","
+        assertThat(json).isEqualTo("{\"t\":\"order\",\"k\":\"k-1\","
                 + "\"b\":\"{\\\"orderId\\\":42}\",\"p\":7,\"ct\":" + NOW + ",\"d\":" + (NOW + 5)
                 + ",\"ttr\":30000,\"ma\":8,\"a\":0}");
         assertThat(redis.opsForZSet().score(prefix + ":{b0}:delay", "9007199254740993"))
                 .isEqualTo((double) (NOW + 12));
+    }
+
+    @Test
+    void a_meta_written_with_its_id_inside_by_an_earlier_version_still_pops() {
+        String id = "9007199254740995";
+        redis.opsForHash().put(prefix + ":{b0}:meta", id, "{\"id\":\"" + id + "\",\"t\":\"order\",\"b\":\"x\","
+                + "\"p\":0,\"ct\":" + NOW + ",\"d\":" + NOW + ",\"ttr\":30000,\"ma\":8,\"a\":0}");
+        redis.opsForZSet().add(prefix + ":{b0}:delay", id, NOW);
+
+        store.moveDue(0, NOW, 10);
+        List<Message> popped = store.pop(0, "order", 10, NOW);
+
+        assertThat(popped).containsExactly(new Message(Long.parseLong(id), "order", null, "x", 0, NOW, NOW, 30_000,
+                8, null, 1));
     }
 
     @Test
