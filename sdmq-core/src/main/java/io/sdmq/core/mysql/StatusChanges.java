@@ -23,7 +23,7 @@ import java.util.Map;
  * driver sends them as one multi-statement; a message with several updates keeps them all there, in order.
  */
 final class StatusChanges {
-    static final int MIN_SHARED = 3;
+    private static final int MIN_SHARED = 3;
 
     private StatusChanges() {
     }
@@ -81,8 +81,8 @@ final class StatusChanges {
             attempts = t.attempts() != null ? t : attempts;
             dueTime = t.dueTime() != null ? t : dueTime;
         }
-        return new StatusChange(List.of(last.messageId()), last.from() == null ? null : last.from().name(), last.to().name(),
-                Rows.utc(last.changedAt()), attempts.attempts(), Rows.utc(attempts.changedAt()),
+        return new StatusChange(List.of(last.messageId()), last.from() == null ? null : last.from().name(),
+                last.to().name(), Rows.utc(last.changedAt()), attempts.attempts(), Rows.utc(attempts.changedAt()),
                 dueTime.dueTime() == null ? null : Rows.utc(dueTime.dueTime()), Rows.utc(dueTime.changedAt()));
     }
 }
