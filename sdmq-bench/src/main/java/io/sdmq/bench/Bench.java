@@ -15,7 +15,7 @@ import java.util.Map;
  * Drives a running sdmq server over HTTP and measures it (see BENCHMARKS.md).
  *
  * <pre>
- * --workload raw|W1|W2|W3|W4|W5|W6   what to run (raw: the Redis ZADD and MariaDB INSERT limits)
+ * --workload raw|W1|W2|W3|W4|W5|W6   what to run (raw: Redis ZADD and MariaDB INSERT limits, Redis layout floor)
  * --url http://127.0.0.1:8080       the server
  * --messages N --producers P --consumers C --rate R --duration S --inflight N --preload N --lead S
  * --drain S (give up once nothing arrived for S seconds past the last due time) --max-drain S
@@ -93,6 +93,7 @@ public final class Bench {
                 int n = options.integer("messages", 200_000);
                 Map<String, Object> result = new LinkedHashMap<>();
                 RawLimits.redisZadd(options.text("redis", "redis://127.0.0.1:6379"), n, result);
+                RawLimits.redisLayoutFloor(options.text("redis", "redis://127.0.0.1:6379"), n, result);
                 RawLimits.mariadbInsert(options.text("jdbc", "jdbc:mysql://127.0.0.1:3306/"),
                         options.text("db-user", "root"), options.text("db-password", ""), n, result);
                 return result;

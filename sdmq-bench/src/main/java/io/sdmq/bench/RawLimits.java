@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,7 +16,9 @@ import java.util.Map;
  * (one connection, 1 000 commands per flush, under a dedicated key prefix deleted afterwards) and batched INSERT
  * rows per second (one JDBC connection, autocommit off, one multi-row INSERT of 1 000 rows of the
  * {@code sdmq_message} shape and a commit per batch, in a scratch database created and dropped), and the
- * durable commit rate of one connection (one single-row INSERT per transaction).
+ * durable commit rate of one connection (one single-row INSERT per transaction). Also the Redis memory floor of the
+ * server's layout: bytes per message of a hash entry holding only a 200-byte value plus a zset entry, both keyed by a
+ * 19-digit id and spread over 16 keys as the buckets are, which no meta format can go below.
  */
 final class RawLimits {
     static final int BATCH = 1_000;
@@ -50,6 +53,36 @@ final class RawLimits {
             result.put("zaddCount", count);
             result.put("zaddSeconds", round(seconds));
             result.put("zaddPerSecond", Math.round(count / seconds));
+        }
+    }
+
+    static void redisLayoutFloor(String redisUrl, int count, Map<String, Object> result) throws IOException {
+        String prefix = "sdmqbench-floor-" + Long.toString(System.currentTimeMillis(), 36);
+        String body = "x".repeat(Workloads.BODY_SIZE);
+        try (Resp redis = new Resp(redisUrl)) {
+            long score = System.currentTimeMillis();
+            for (int from = 0; from < count; from += BATCH) {
+                int to = Math.min(count, from + BATCH);
+                for (int i = from; i < to; i++) {
+                    String id = Long.toString(FIRST_ID + i);
+                    redis.send("HSET", prefix + ":{" + (i % KEYS) + "}:h", id, body);
+                    redis.send("ZADD", prefix + ":{" + (i % KEYS) + "}:z", Long.toString(score + i), id);
+                }
+                redis.flush();
+                for (int i = from; i < to; i++) {
+                    redis.read();
+                    redis.read();
+                }
+            }
+            long bytes = 0;
+            for (int k = 0; k < KEYS; k++) {
+                for (String key : List.of(prefix + ":{" + k + "}:h", prefix + ":{" + k + "}:z")) {
+                    bytes += (Long) redis.call("MEMORY", "USAGE", key, "SAMPLES", "0");
+                    redis.call("DEL", key);
+                }
+            }
+            result.put("layoutFloorEntries", count);
+            result.put("layoutFloorBytesPerMessage", Math.round((double) bytes / count));
         }
     }
 
