@@ -32,6 +32,8 @@ final class Report {
         JsonNode raw = last.get("raw");
         double zadd = raw == null ? 0 : raw.path("zaddPerSecond").asDouble();
         double insert = raw == null ? 0 : raw.path("insertRowsPerSecond").asDouble();
+        // 0 in the results of runs made before the floor was measured
+        double floor = raw == null ? 0 : raw.path("layoutFloorBytesPerMessage").asDouble();
         if (raw != null) {
             md.append("| raw limit (same machine, same run) | per second | how |\n|---|---:|---|\n");
             md.append(String.format(Locale.ROOT, "| Redis pipelined ZADD | %s | %s commands, 1 000 per flush, one "
@@ -45,11 +47,13 @@ final class Report {
             md.append(String.format(Locale.ROOT, "| MariaDB durable commits (one row each) | %s | %s transactions, "
                     + "one connection: the fsync bound on any one writer |%n",
                     count(raw.path("commitsPerSecond").asDouble()), count(raw.path("commits").asDouble())));
-            md.append(String.format(Locale.ROOT, "| Redis layout floor, bytes per message (not per second) | %s | "
-                    + "%s messages over 16 keys: a hash entry holding only the 200-byte body and a zset entry, both "
-                    + "keyed by a 19-digit id; MEMORY USAGE, the measure of W5 |%n%n",
-                    count(raw.path("layoutFloorBytesPerMessage").asDouble()),
-                    count(raw.path("layoutFloorEntries").asDouble())));
+            if (floor > 0) {
+                md.append(String.format(Locale.ROOT, "| Redis layout floor, bytes per message (not per second) | %s | "
+                        + "%s messages over 16 keys: a hash entry holding only the 200-byte body and a zset entry, "
+                        + "both keyed by a 19-digit id; MEMORY USAGE, the measure of W5 |%n", count(floor),
+                        count(raw.path("layoutFloorEntries").asDouble())));
+            }
+            md.append('\n');
         }
         md.append("| workload | pushed | push msgs/s | ÷ raw INSERT | ÷ raw ZADD | delivered | lost | early | dup "
                 + "| lateness p50 / p99 / p99.9 / max ms | server CPU | goal | met |\n");
@@ -79,7 +83,7 @@ final class Report {
                     count(r.path("delivered").asDouble()), r.path("lost").asLong(), r.path("early").asLong(),
                     r.path("duplicates").asLong(), lateness(r),
                     cpu(r, r.path("pushed").asDouble() + r.path("preloaded").asDouble(0)), goal(workload),
-                    met(workload, r, w1, raw)));
+                    met(workload, r, w1, floor)));
         }
         md.append("\n| workload | push call p50 / p99 ms | ids per /finish | /finish call avg / max ms "
                 + "| server cores | bench CPU s | duration s |\n|---|---|---:|---|---:|---:|---:|\n");
@@ -113,7 +117,7 @@ final class Report {
         }
     }
 
-    private static String met(String workload, JsonNode r, JsonNode w1, JsonNode raw) {
+    private static String met(String workload, JsonNode r, JsonNode w1, double floor) {
         double push = r.path("pushRate").asDouble();
         double p50 = r.path("latenessP50Ms").asDouble();
         double p99 = r.path("latenessP99Ms").asDouble();
@@ -156,9 +160,8 @@ final class Report {
                 checks.add(String.format(Locale.ROOT, "p99 %.2f× W1: %s", p99Ratio, p99Ratio <= 1.5 ? "yes" : "no"));
                 checks.add(count(r.path("preloaded").asDouble()) + " preloaded, "
                         + count(r.path("redisBytesPerPending").asDouble()) + " Redis bytes per pending message"
-                        + (raw == null ? "" : String.format(Locale.ROOT, " (%.2f× the layout floor of %s)",
-                        r.path("redisBytesPerPending").asDouble() / raw.path("layoutFloorBytesPerMessage").asDouble(),
-                        count(raw.path("layoutFloorBytesPerMessage").asDouble()))));
+                        + (floor > 0 ? String.format(Locale.ROOT, " (%.2f× the layout floor of %s)",
+                        r.path("redisBytesPerPending").asDouble() / floor, count(floor)) : ""));
                 break;
             }
             default:
