@@ -2,18 +2,39 @@
 -- died a moment ago (its id is in the gone zset).
 -- KEYS: meta hash, delay zset, gone zset.  ARGV: id, meta JSON, score; repeated once per message.
 -- Returns one outcome per message, in order: 1 when written, 0 when the bucket holds it already, 2 when it is gone.
+-- The gone check, the metas and the scores each go to Redis as one command per chunk, not one per message.
 local meta, delay, gone = KEYS[1], KEYS[2], KEYS[3]
-local outcomes = {}
-for i = 1, #ARGV, 3 do
-  local id = ARGV[i]
-  if redis.call('HEXISTS', meta, id) == 1 then
-    outcomes[#outcomes + 1] = 0
-  elseif redis.call('ZSCORE', gone, id) then
-    outcomes[#outcomes + 1] = 2
-  else
-    redis.call('HSET', meta, id, ARGV[i + 1])
-    redis.call('ZADD', delay, ARGV[i + 2], id)
-    outcomes[#outcomes + 1] = 1
+local CHUNK = 1000
+local outcomes, metas, scores = {}, {}, {}
+
+local function write(key, command, args)
+  for from = 1, #args, 2 * CHUNK do
+    redis.call(command, key, unpack(args, from, math.min(from + 2 * CHUNK - 1, #args)))
   end
 end
+
+for from = 1, #ARGV, 3 * CHUNK do
+  local to = math.min(from + 3 * CHUNK - 1, #ARGV)
+  local ids = {}
+  for i = from, to, 3 do
+    ids[#ids + 1] = ARGV[i]
+  end
+  local gone_scores = redis.call('ZMSCORE', gone, unpack(ids))
+  for j, id in ipairs(ids) do
+    local i = from + 3 * (j - 1)
+    if redis.call('HEXISTS', meta, id) == 1 then
+      outcomes[#outcomes + 1] = 0
+    elseif gone_scores[j] then
+      outcomes[#outcomes + 1] = 2
+    else
+      metas[#metas + 1] = id
+      metas[#metas + 1] = ARGV[i + 1]
+      scores[#scores + 1] = ARGV[i + 2]
+      scores[#scores + 1] = id
+      outcomes[#outcomes + 1] = 1
+    end
+  end
+end
+write(meta, 'HSET', metas)
+write(delay, 'ZADD', scores)
 return outcomes

@@ -11,19 +11,20 @@ import java.time.Duration;
  * @param grace             how far past due a scheduled message must be before the reconciler checks Redis holds it
  * @param retention         how long terminal messages are kept; zero keeps them forever
  * @param purgeBatch        most messages one purge transaction deletes
+ * @param restorePage       messages a restore reads from MySQL and writes to Redis at a time
  */
 public record RecoverySettings(boolean autoRestore, Duration reconcileInterval, Duration waitPutAge, Duration grace,
-                               Duration retention, int purgeBatch) {
+                               Duration retention, int purgeBatch, int restorePage) {
 
     public RecoverySettings {
         if (reconcileInterval.isNegative() || reconcileInterval.isZero() || waitPutAge.isNegative()
-                || grace.isNegative() || retention.isNegative() || purgeBatch < 1) {
+                || grace.isNegative() || retention.isNegative() || purgeBatch < 1 || restorePage < 1) {
             throw new IllegalArgumentException("recovery settings out of range");
         }
     }
 
     public static RecoverySettings defaults() {
         return new RecoverySettings(true, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(60),
-                Duration.ofDays(7), 500);
+                Duration.ofDays(7), 500, 5_000);
     }
 }

@@ -39,7 +39,8 @@ class RecoveryIT {
     @BeforeEach
     void startServer() {
         db = TestServices.freshDatabase();
-        server = RunningServer.start(db, TestServices.redisUrl(), prefix, Map.of());
+        // small pages, so the 1 500-message restore below reads and writes four of them
+        server = RunningServer.start(db, TestServices.redisUrl(), prefix, Map.of("sdmq.recovery.restore-page", "400"));
     }
 
     @AfterEach

@@ -36,8 +36,7 @@ import java.util.function.Supplier;
  */
 final class RestoreFromLog {
     private static final Logger log = LoggerFactory.getLogger(RestoreFromLog.class);
-    private static final int PAGE = 1_000;
-    private static final int PROGRESS_EVERY_PAGES = 50;
+    private static final int PROGRESS_EVERY_PAGES = 10;
     /**
      * Buckets of one page written at once (their scripts share Lettuce's connection, pipelined); the same threads
      * read the next page meanwhile.
@@ -48,15 +47,17 @@ final class RestoreFromLog {
     private final MessageLog messageLog;
     private final Workers workers;
     private final Clock clock;
+    private final int page;
     private final AtomicBoolean running = new AtomicBoolean();
     private final ThreadPoolExecutor pool = new ThreadPoolExecutor(PARALLEL_BUCKETS, PARALLEL_BUCKETS,
             30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), Daemons.factory("sdmq-restore"));
 
-    RestoreFromLog(ScheduleStore store, MessageLog messageLog, Workers workers, Clock clock) {
+    RestoreFromLog(ScheduleStore store, MessageLog messageLog, Workers workers, Clock clock, int page) {
         this.store = store;
         this.messageLog = messageLog;
         this.workers = workers;
         this.clock = clock;
+        this.page = page;
         pool.allowCoreThreadTimeOut(true);
     }
 
@@ -174,9 +175,9 @@ final class RestoreFromLog {
     private RestoreCounts restore(boolean expire, IntPredicate buckets) {
         Tally tally = new Tally();
         CompletableFuture<List<StoredMessage>> next = readPage(0);
-        for (int page = 1; ; page++) {
+        for (int pages = 1; ; pages++) {
             List<StoredMessage> rows = join(next);
-            boolean last = rows.size() < PAGE;
+            boolean last = rows.size() < page;
             if (!last) {
                 next = readPage(rows.get(rows.size() - 1).message().id());
             }
@@ -188,7 +189,7 @@ final class RestoreFromLog {
             if (last) {
                 break;
             }
-            if (page % PROGRESS_EVERY_PAGES == 0) {
+            if (pages % PROGRESS_EVERY_PAGES == 0) {
                 log.info("restore in progress: {}", tally.counts());
             }
         }
@@ -197,7 +198,7 @@ final class RestoreFromLog {
     }
 
     private CompletableFuture<List<StoredMessage>> readPage(long afterId) {
-        return CompletableFuture.supplyAsync(() -> messageLog.findPending(afterId, PAGE), pool);
+        return CompletableFuture.supplyAsync(() -> messageLog.findPending(afterId, page), pool);
     }
 
     private static <T> T join(CompletableFuture<T> future) {

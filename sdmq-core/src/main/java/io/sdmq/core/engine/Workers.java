@@ -51,7 +51,7 @@ final class Workers {
         this.scheduler = new MoveDueMessages(store, journal, this::ready, locks, settings.moveBatch(), refreshMs);
         this.reaper = new RequeueExpiredReservations(store, journal, scheduler, settings.moveBatch(), refreshMs);
         this.consumers = new WaitingConsumers(store, journal, this::reserved, locks, clock, drainer, timer);
-        this.restorer = new RestoreFromLog(store, messageLog, this, clock);
+        this.restorer = new RestoreFromLog(store, messageLog, this, clock, settings.recovery().restorePage());
         this.schedulerLoop = new TimedLoop("sdmq-scheduler", scheduler, clock, refreshMs);
         this.reaperLoop = new TimedLoop("sdmq-reaper", reaper, clock, refreshMs);
         RecoverySettings recovery = settings.recovery();

@@ -9,6 +9,7 @@ import io.sdmq.core.spi.ScheduleStore.Requeued;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -415,6 +416,34 @@ public abstract class ScheduleStoreContract {
                 ScheduleStore.Restored.GONE);
         assertThat(store.restore(B, List.of())).isEmpty();
         assertThat(store.moveDue(B, NOW + 7, 10).moved()).containsExactly(new Moved(lost.id(), "order"));
+    }
+
+    @Test
+    void a_restore_of_thousands_in_one_call_answers_every_message_in_order() {
+        List<Message> messages = new ArrayList<>();
+        for (int i = 0; i < 2_500; i++) {
+            messages.add(aMessage().due(i == 2_400 ? NOW : NOW + 60_000).build());
+        }
+        List<Message> held = messages.subList(1_000, 1_010);
+        store.push(B, held);
+        Message finished = messages.get(2_400);
+        store.push(B, finished);
+        store.moveDue(B, NOW, 10);
+        store.pop(B, "order", 1, NOW);
+        assertThat(store.finish(B, finished.id(), NOW)).isTrue();
+
+        List<ScheduleStore.Restored> outcomes = store.restore(B, messages.stream()
+                .map(m -> new ScheduleStore.Restoring(m, m.score())).toList());
+
+        assertThat(outcomes).hasSize(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            Message m = messages.get(i);
+            ScheduleStore.Restored expected = held.contains(m) ? ScheduleStore.Restored.PRESENT
+                    : m == finished ? ScheduleStore.Restored.GONE : ScheduleStore.Restored.WRITTEN;
+            assertThat(outcomes.get(i)).as("message %d", i).isEqualTo(expected);
+            assertThat(store.holds(B, m.id())).as("message %d", i).isEqualTo(m != finished);
+        }
+        assertThat(store.moveDue(B, NOW + 60_000, 5_000).moved()).hasSize(messages.size() - 1);
     }
 
     @Test

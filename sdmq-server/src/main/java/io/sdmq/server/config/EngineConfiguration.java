@@ -101,7 +101,7 @@ class EngineConfiguration {
 
     private static RecoverySettings recovery(SdmqProperties.Recovery r) {
         return new RecoverySettings(r.autoRestore(), r.reconcileInterval(), r.waitPutAge(), r.grace(), r.retention(),
-                r.purgeBatch());
+                r.purgeBatch(), r.restorePage());
     }
 
     private static List<Long> retryDelays(SdmqProperties p) {

@@ -84,10 +84,12 @@ public record SdmqProperties(
      * @param grace             how far past due a message must be before the reconciler checks that Redis holds it
      * @param retention         how long terminal messages are kept in MySQL; 0 keeps them forever
      * @param purgeBatch        most messages one retention transaction deletes
+     * @param restorePage       messages a restore reads from MySQL and writes to Redis at a time
      */
     public record Recovery(@DefaultValue("true") boolean autoRestore, @DefaultValue("10s") Duration reconcileInterval,
                            @DefaultValue("5s") Duration waitPutAge, @DefaultValue("60s") Duration grace,
-                           @DefaultValue("7d") Duration retention, @DefaultValue("500") int purgeBatch) {
+                           @DefaultValue("7d") Duration retention, @DefaultValue("500") int purgeBatch,
+                           @DefaultValue("5000") int restorePage) {
     }
 
     /**
