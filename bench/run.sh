@@ -88,6 +88,7 @@ done
 curl -sf "http://127.0.0.1:$PORT/actuator/health" >/dev/null
 
 COMMON=(--url "http://127.0.0.1:$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" --server-pid "$SERVER_PID"
+    --server-db "jdbc:mysql://127.0.0.1:3306/$DB"
     --out "$RESULTS" --scale "$SCALE")
 : >"$OUT/commands.txt"
 bench() {

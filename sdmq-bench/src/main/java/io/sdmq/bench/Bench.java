@@ -22,6 +22,8 @@ import java.util.Map;
  * --redis redis://127.0.0.1:6379 --prefix sdmq     the server's Redis and key prefix (raw, W5, W6)
  * --server-pid PID                                 also report the server process's CPU seconds (Linux /proc)
  * --jdbc jdbc:mysql://127.0.0.1:3306/ --db-user root --db-password ''   (raw)
+ * --server-db jdbc:mysql://127.0.0.1:3306/sdmq   the server's database: also report the lateness its status log
+ *                                                 records (moved to READY, RESERVED by a pop), W1..W5
  * --out results.jsonl --scale 0.2 --label W1-p32    append one JSON line; scale and label are recorded in it
  * --report results.jsonl                           print the Markdown tables of a results file
  * --jfr recording.jfr --top 15 --from MS --to MS   print where a recording's CPU went (within epoch ms)

@@ -86,14 +86,15 @@ final class Report {
                     met(workload, r, w1, floor)));
         }
         md.append("\n| workload | push call p50 / p99 ms | ids per /finish | /finish call avg / max ms "
-                + "| server cores | bench CPU s | duration s |\n|---|---|---:|---|---:|---:|---:|\n");
+                + "| server log lateness p50 / p99 ms: moved to READY; popped | server cores | bench CPU s "
+                + "| duration s |\n|---|---|---:|---|---|---:|---:|---:|\n");
         for (Map.Entry<String, JsonNode> entry : last.entrySet()) {
             JsonNode r = entry.getValue();
             if (r.has("pushCallP50Ms")) {
-                md.append(String.format(Locale.ROOT, "| %s | %.2f / %.2f | %.1f | %.1f / %.1f | %.2f | %.1f | %.1f |%n",
+                md.append(String.format(Locale.ROOT, "| %s | %.2f / %.2f | %.1f | %.1f / %.1f | %s | %.2f | %.1f | %.1f |%n",
                         entry.getKey(), r.path("pushCallP50Ms").asDouble(), r.path("pushCallP99Ms").asDouble(),
                         r.path("idsPerFinish").asDouble(), r.path("finishCallAvgMs").asDouble(),
-                        r.path("finishCallMaxMs").asDouble(), r.path("serverCores").asDouble(0),
+                        r.path("finishCallMaxMs").asDouble(), serverLog(r), r.path("serverCores").asDouble(0),
                         r.path("benchCpuSeconds").asDouble(), r.path("durationSeconds").asDouble()));
             }
         }
@@ -188,6 +189,16 @@ final class Report {
 
     private static String check(String name, boolean ok, double ofGoal) {
         return String.format(Locale.ROOT, "%s %s (%.2f× goal)", name, ok ? "yes" : "no", ofGoal);
+    }
+
+    /** The lateness the server's status log records, when the run read it (--server-db). */
+    private static String serverLog(JsonNode r) {
+        if (!r.has("serverMovedP50Ms")) {
+            return "–";
+        }
+        return String.format(Locale.ROOT, "%.0f / %.0f; %.0f / %.0f", r.path("serverMovedP50Ms").asDouble(),
+                r.path("serverMovedP99Ms").asDouble(), r.path("serverPoppedP50Ms").asDouble(),
+                r.path("serverPoppedP99Ms").asDouble());
     }
 
     private static String lateness(JsonNode r) {

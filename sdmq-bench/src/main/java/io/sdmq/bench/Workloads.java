@@ -30,6 +30,9 @@ final class Workloads {
     private final long maxDrainMs;
     private final String redisUrl;
     private final String prefix;
+    private final String serverDb;
+    private final String dbUser;
+    private final String dbPassword;
     private final String tag = Long.toString(System.currentTimeMillis(), 36);
 
     Workloads(SdmqClient client, Options options) {
@@ -41,6 +44,9 @@ final class Workloads {
         this.maxDrainMs = options.integer("max-drain", 600) * 1_000L;
         this.redisUrl = options.text("redis", "redis://127.0.0.1:6379");
         this.prefix = options.text("prefix", "sdmq");
+        this.serverDb = options.text("server-db", "");
+        this.dbUser = options.text("db-user", "root");
+        this.dbPassword = options.text("db-password", "");
     }
 
     /** When a message pushed at now (epoch ms) is due. */
@@ -238,6 +244,11 @@ final class Workloads {
         result.put("pushCallP50Ms", Tracker.millis(Tracker.percentile(callNanos, 0.50) / 1_000));
         result.put("pushCallP99Ms", Tracker.millis(Tracker.percentile(callNanos, 0.99) / 1_000));
         result.put("durationSeconds", round3((System.nanoTime() - started) / 1e9));
+        if (!serverDb.isEmpty()) {
+            // the pops' transitions are journaled in the background
+            settle();
+            ServerLog.lateness(serverDb, dbUser, dbPassword, topic, result);
+        }
         result.put("valid", (Integer) result.get("lost") == 0 && pushErrors.get() == 0
                 && (Long) result.get("early") == 0 && (Long) result.get("dueMismatch") == 0
                 && (Long) result.get("unknown") == 0);
