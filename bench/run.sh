@@ -9,7 +9,7 @@
 #   BENCH_JFR         1 (default): the server JVM runs with a JFR recording (-XX:StartFlightRecording, written
 #                     when it stops); the W1 window of it is summarised in BENCHMARKS.md
 #   BENCH_MD          the file the results are appended to (default BENCHMARKS.md)
-#   SERVER_JAVA_OPTS  extra options for the server JVM (e.g. -Xmx2g)
+#   SERVER_JAVA_OPTS  the server JVM's options (default -XX:+UseParallelGC, as README recommends; e.g. -Xmx2g)
 #
 # All traffic goes to 127.0.0.1; every step is bounded in count and time.
 set -euo pipefail
@@ -66,7 +66,7 @@ mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS $DB; CREATE DATA
 SERVER_ARGS=(--server.port="$PORT" --spring.data.redis.url="$REDIS_URL"
     --spring.datasource.url="jdbc:mysql://127.0.0.1:3306/$DB" --spring.datasource.username=root
     --spring.datasource.password= --sdmq.key-prefix="$PREFIX" --sdmq.recovery.auto-restore=false)
-JAVA_OPTS=${SERVER_JAVA_OPTS:-}
+JAVA_OPTS=${SERVER_JAVA_OPTS:--XX:+UseParallelGC}
 if [ "$JFR" = 1 ]; then
     # from the start, so JFR's own instrumentation does not deoptimise warm code in the middle of the run
     JAVA_OPTS="${JAVA_OPTS:+$JAVA_OPTS }-XX:StartFlightRecording=name=bench,settings=profile,filename=$OUT/server.jfr"
