@@ -60,12 +60,15 @@ interface MessageMapper {
                     THEN COALESCE(#{dueTime,jdbcType=TIMESTAMP}, due_time) ELSE due_time END,
                 status = #{toStatus}, update_time = #{changedAt}
             """;
+    /** The part of {@link #MOVE_STATUS_GUARD} that keeps terminal rows terminal, except for a requeue. */
+    String MOVE_STATUS_TERMINAL_GUARD = """
+
+              AND (status NOT IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')
+                   OR (status IN ('DEAD', 'EXPIRED') AND status = #{fromStatus,jdbcType=VARCHAR}))""";
     /** The guard of {@link #moveStatus}, after its id condition. */
     String MOVE_STATUS_GUARD = """
 
-              AND update_time <= #{changedAt}
-              AND (status NOT IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')
-                   OR (status IN ('DEAD', 'EXPIRED') AND status = #{fromStatus,jdbcType=VARCHAR}))""";
+              AND update_time <= #{changedAt}""" + MOVE_STATUS_TERMINAL_GUARD;
 
     /**
      * Moves the status of the change's one message unless the row changed later than this, or is terminal; a requeue
@@ -80,6 +83,19 @@ interface MessageMapper {
             + "<foreach collection='ids' item='id' open='(' separator=',' close=')'>#{id}</foreach>"
             + "<![CDATA[" + MOVE_STATUS_GUARD + "]]></script>")
     int moveStatuses(StatusChange change);
+
+    /**
+     * {@link #moveStatus} for each of the change's messages at its own time ({@code timed}; no attempts or due
+     * time), in one statement.
+     */
+    @Update("<script><![CDATA[UPDATE sdmq_message SET status = #{toStatus}, update_time = CASE id]]>"
+            + "<foreach collection='timed' item='t'> WHEN #{t.id} THEN #{t.at}</foreach>"
+            + "<![CDATA[ END WHERE id IN ]]>"
+            + "<foreach collection='timed' item='t' open='(' separator=',' close=')'>#{t.id}</foreach>"
+            + "<![CDATA[ AND update_time <= CASE id]]>"
+            + "<foreach collection='timed' item='t'> WHEN #{t.id} THEN #{t.at}</foreach>"
+            + "<![CDATA[ END" + MOVE_STATUS_TERMINAL_GUARD + "]]></script>")
+    int moveStatusesAtTimes(StatusChange change);
 
     /** Locks the rows of these messages, in id order. */
     @Select("""

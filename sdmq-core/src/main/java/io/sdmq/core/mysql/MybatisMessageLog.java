@@ -77,7 +77,9 @@ public final class MybatisMessageLog implements MessageLog {
             }
             writeLogs(mapper, transitions.stream().map(t -> Rows.log(t, host)).toList());
             for (StatusChange change : changes) {
-                if (change.ids().size() == 1) {
+                if (change.timed() != null) {
+                    mapper.moveStatusesAtTimes(change);
+                } else if (change.ids().size() == 1) {
                     mapper.moveStatus(change);
                 } else {
                     mapper.moveStatuses(change);

@@ -4,6 +4,7 @@ import io.sdmq.common.MessageStatus;
 import io.sdmq.common.Transition;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +20,11 @@ import java.util.Map;
  * Then messages with a single update in the batch that share all its parameters (statuses, times, attempts, due
  * time; a move, a pop or a batch push gives its messages one time) share one {@code id IN (...)} update when there
  * are at least {@link #MIN_SHARED} of them: MySQL parses, plans and logs one statement for them, which costs it about
- * a twentieth of as many single-row statements. The other updates come first, one id each in id order, so the
- * driver sends them as one multi-statement; a message with several updates keeps them all there, in order.
+ * a twentieth of as many single-row statements. Of the rest, those that carry no attempts or due time and share
+ * their statuses (single pushes' WAIT_PUT to DELAY: each push has its own time) share one update that gives each
+ * message its own time, in its guard and as its update time, again from {@link #MIN_SHARED} of them on. The other
+ * updates come first, one id each in id order, so the driver sends them as one multi-statement; a message with
+ * several updates keeps them all there, in order.
  */
 final class StatusChanges {
     private static final int MIN_SHARED = 3;
@@ -52,11 +56,25 @@ final class StatusChanges {
             }
         }
         List<StatusChange> groups = new ArrayList<>();
+        Map<List<String>, List<StatusChange>> sameStatuses = new LinkedHashMap<>();
         shared.forEach((shape, ids) -> {
             if (ids.size() >= MIN_SHARED) {
                 groups.add(shape.withIds(ids.stream().sorted().toList()));
+            } else if (shape.attempts() == null && shape.dueTime() == null) {
+                ids.forEach(id -> sameStatuses.computeIfAbsent(Arrays.asList(shape.fromStatus(), shape.toStatus()),
+                        statuses -> new ArrayList<>()).add(shape.withIds(List.of(id))));
             } else {
                 ids.forEach(id -> singles.add(shape.withIds(List.of(id))));
+            }
+        });
+        sameStatuses.forEach((statuses, changes) -> {
+            if (changes.size() >= MIN_SHARED) {
+                groups.add(StatusChange.timed(statuses.get(0), statuses.get(1), changes.stream()
+                        .map(change -> new StatusChange.Timed(change.ids().get(0), change.changedAt()))
+                        .sorted(Comparator.comparingLong(StatusChange.Timed::id))
+                        .toList()));
+            } else {
+                singles.addAll(changes);
             }
         });
         singles.sort(Comparator.comparingLong(change -> change.ids().get(0)));
@@ -83,6 +101,6 @@ final class StatusChanges {
         }
         return new StatusChange(List.of(last.messageId()), last.from() == null ? null : last.from().name(),
                 last.to().name(), Rows.utc(last.changedAt()), attempts.attempts(), Rows.utc(attempts.changedAt()),
-                dueTime.dueTime() == null ? null : Rows.utc(dueTime.dueTime()), Rows.utc(dueTime.changedAt()));
+                dueTime.dueTime() == null ? null : Rows.utc(dueTime.dueTime()), Rows.utc(dueTime.changedAt()), null);
     }
 }

@@ -272,6 +272,33 @@ public abstract class MessageLogContract {
     }
 
     @Test
+    void messages_with_one_transition_each_at_their_own_times_are_each_guarded_by_their_own_time() {
+        List<Message> fresh = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            fresh.add(stored(message("order", "t-" + i)));
+        }
+        Message finished = stored(message("order", "t-finished"));
+        Message newer = stored(message("order", "t-newer"));
+        log.apply(List.of(Transition.of(finished.id(), WAIT_PUT, DELETED, T0 + 3, BUCKET),
+                Transition.of(newer.id(), WAIT_PUT, DELAY, T0 + 50, BUCKET)));
+
+        List<Transition> batch = new ArrayList<>();
+        for (int i = 0; i < fresh.size(); i++) {
+            batch.add(Transition.of(fresh.get(i).id(), WAIT_PUT, DELAY, T0 + 10 + i, BUCKET));
+        }
+        batch.add(Transition.of(finished.id(), WAIT_PUT, DELAY, T0 + 20, BUCKET));
+        batch.add(Transition.of(newer.id(), WAIT_PUT, DELAY, T0 + 30, BUCKET));
+        log.apply(batch);
+
+        for (int i = 0; i < fresh.size(); i++) {
+            assertThat(log.find(fresh.get(i).id())).contains(new StoredMessage(fresh.get(i), DELAY, T0 + 10 + i));
+        }
+        assertThat(log.find(finished.id())).contains(new StoredMessage(finished, DELETED, T0 + 3));
+        assertThat(log.find(newer.id())).contains(new StoredMessage(newer, DELAY, T0 + 50));
+        assertThat(log.history(fresh.get(3).id())).extracting(Transition::to).containsExactly(WAIT_PUT, DELAY);
+    }
+
+    @Test
     void history_lists_a_terminal_transition_last_within_its_millisecond_even_when_written_first() {
         Message m = stored(message("order", "o-1"));
         log.apply(List.of(Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
