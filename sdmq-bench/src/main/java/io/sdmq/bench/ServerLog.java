@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.stream.LongStream;
 
 /**
  * Where a workload's lateness arises, as the server's own status log records it: for each message of a topic, the
@@ -26,32 +27,19 @@ final class ServerLog {
     /** Adds the p50 and p99 of the move and the pop lateness of topic's messages, in ms, to result. */
     static void lateness(String jdbcUrl, String user, String password, String topic, Map<String, Object> result)
             throws SQLException {
-        long[] moved = new long[0];
-        long[] popped = new long[0];
-        int movedCount = 0;
-        int poppedCount = 0;
+        LongStream.Builder moved = LongStream.builder();
+        LongStream.Builder popped = LongStream.builder();
         try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
              PreparedStatement query = connection.prepareStatement(SQL)) {
             query.setString(1, topic);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
-                    long micros = rows.getLong(2);
-                    if (rows.getString(1).equals("READY")) {
-                        moved = grow(moved, movedCount);
-                        moved[movedCount++] = micros;
-                    } else {
-                        popped = grow(popped, poppedCount);
-                        popped[poppedCount++] = micros;
-                    }
+                    (rows.getString(1).equals("READY") ? moved : popped).add(rows.getLong(2));
                 }
             }
         }
-        put(result, "serverMoved", Arrays.copyOf(moved, movedCount));
-        put(result, "serverPopped", Arrays.copyOf(popped, poppedCount));
-    }
-
-    private static long[] grow(long[] values, int used) {
-        return used < values.length ? values : Arrays.copyOf(values, Math.max(1_024, 2 * values.length));
+        put(result, "serverMoved", moved.build().toArray());
+        put(result, "serverPopped", popped.build().toArray());
     }
 
     private static void put(Map<String, Object> result, String name, long[] micros) {

@@ -47,17 +47,17 @@ final class RestoreFromLog {
     private final MessageLog messageLog;
     private final Workers workers;
     private final Clock clock;
-    private final int page;
+    private final int pageSize;
     private final AtomicBoolean running = new AtomicBoolean();
     private final ThreadPoolExecutor pool = new ThreadPoolExecutor(PARALLEL_BUCKETS, PARALLEL_BUCKETS,
             30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), Daemons.factory("sdmq-restore"));
 
-    RestoreFromLog(ScheduleStore store, MessageLog messageLog, Workers workers, Clock clock, int page) {
+    RestoreFromLog(ScheduleStore store, MessageLog messageLog, Workers workers, Clock clock, int pageSize) {
         this.store = store;
         this.messageLog = messageLog;
         this.workers = workers;
         this.clock = clock;
-        this.page = page;
+        this.pageSize = pageSize;
         pool.allowCoreThreadTimeOut(true);
     }
 
@@ -175,9 +175,9 @@ final class RestoreFromLog {
     private RestoreCounts restore(boolean expire, IntPredicate buckets) {
         Tally tally = new Tally();
         CompletableFuture<List<StoredMessage>> next = readPage(0);
-        for (int pages = 1; ; pages++) {
+        for (int page = 1; ; page++) {
             List<StoredMessage> rows = join(next);
-            boolean last = rows.size() < page;
+            boolean last = rows.size() < pageSize;
             if (!last) {
                 next = readPage(rows.get(rows.size() - 1).message().id());
             }
@@ -189,7 +189,7 @@ final class RestoreFromLog {
             if (last) {
                 break;
             }
-            if (pages % PROGRESS_EVERY_PAGES == 0) {
+            if (page % PROGRESS_EVERY_PAGES == 0) {
                 log.info("restore in progress: {}", tally.counts());
             }
         }
@@ -198,7 +198,7 @@ final class RestoreFromLog {
     }
 
     private CompletableFuture<List<StoredMessage>> readPage(long afterId) {
-        return CompletableFuture.supplyAsync(() -> messageLog.findPending(afterId, page), pool);
+        return CompletableFuture.supplyAsync(() -> messageLog.findPending(afterId, pageSize), pool);
     }
 
     private static <T> T join(CompletableFuture<T> future) {

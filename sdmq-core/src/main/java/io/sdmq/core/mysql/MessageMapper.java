@@ -84,16 +84,17 @@ interface MessageMapper {
             + "<![CDATA[" + MOVE_STATUS_GUARD + "]]></script>")
     int moveStatuses(StatusChange change);
 
+    /** Each message's own time of a change with {@code timed}: a {@code CASE id} completed by {@code END}. */
+    String TIME_OF_ID = "<![CDATA[ CASE id]]><foreach collection='timed' item='t'> WHEN #{t.id} THEN #{t.at}</foreach>";
+
     /**
      * {@link #moveStatus} for each of the change's messages at its own time ({@code timed}; no attempts or due
      * time), in one statement.
      */
-    @Update("<script><![CDATA[UPDATE sdmq_message SET status = #{toStatus}, update_time = CASE id]]>"
-            + "<foreach collection='timed' item='t'> WHEN #{t.id} THEN #{t.at}</foreach>"
+    @Update("<script><![CDATA[UPDATE sdmq_message SET status = #{toStatus}, update_time =]]>" + TIME_OF_ID
             + "<![CDATA[ END WHERE id IN ]]>"
-            + "<foreach collection='timed' item='t' open='(' separator=',' close=')'>#{t.id}</foreach>"
-            + "<![CDATA[ AND update_time <= CASE id]]>"
-            + "<foreach collection='timed' item='t'> WHEN #{t.id} THEN #{t.at}</foreach>"
+            + "<foreach collection='ids' item='id' open='(' separator=',' close=')'>#{id}</foreach>"
+            + "<![CDATA[ AND update_time <=]]>" + TIME_OF_ID
             + "<![CDATA[ END" + MOVE_STATUS_TERMINAL_GUARD + "]]></script>")
     int moveStatusesAtTimes(StatusChange change);
 
