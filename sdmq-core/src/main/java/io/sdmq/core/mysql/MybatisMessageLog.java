@@ -67,25 +67,16 @@ public final class MybatisMessageLog implements MessageLog {
         if (transitions.isEmpty()) {
             return;
         }
+        List<StatusChange> changes = StatusChanges.fold(transitions);
+        // shared updates lock their rows out of id order; locking them all in id order first keeps two writers that
+        // update the same messages from deadlocking
+        List<Long> lockIds = changes.stream().anyMatch(change -> change.ids().size() > 1)
+                ? changes.stream().flatMap(change -> change.ids().stream()).sorted().toList()
+                : List.of();
         inTransaction("apply " + transitions.size() + " transitions", ExecutorType.BATCH, session -> {
             MessageMapper mapper = session.getMapper(MessageMapper.class);
-            List<StatusChange> changes = StatusChanges.fold(transitions);
-            if (changes.stream().anyMatch(change -> change.ids().size() > 1)) {
-                // shared updates lock their rows out of id order; locking them all in id order first keeps two
-                // writers that update the same messages from deadlocking
-                mapper.lockMessages(changes.stream().flatMap(change -> change.ids().stream()).sorted().toList());
-            }
             writeLogs(mapper, transitions.stream().map(t -> Rows.log(t, host)).toList());
-            for (StatusChange change : changes) {
-                if (change.timed() != null) {
-                    mapper.moveStatusesAtTimes(change);
-                } else if (change.ids().size() == 1) {
-                    mapper.moveStatus(change);
-                } else {
-                    mapper.moveStatuses(change);
-                }
-            }
-            return null;
+            return mapper.moveAndCommit(new StatusChanges.Batch(lockIds, changes));
         });
     }
 

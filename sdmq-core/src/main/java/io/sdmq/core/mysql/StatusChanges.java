@@ -23,11 +23,17 @@ import java.util.Map;
  * a twentieth of as many single-row statements. Of the rest, those that carry no attempts or due time and share
  * their statuses (single pushes' WAIT_PUT to DELAY: each push has its own time) share one update that gives each
  * message its own time, in its guard and as its update time, again from {@link #MIN_SHARED} of them on. The other
- * updates come first, one id each in id order, so the driver sends them as one multi-statement; a message with
- * several updates keeps them all there, in order.
+ * updates come first, one id each in id order; a message with several updates keeps them all there, in order.
  */
 final class StatusChanges {
     private static final int MIN_SHARED = 3;
+
+    /**
+     * The parameters of {@link MessageMapper#moveAndCommit}: the messages whose rows to lock first (none, or every
+     * message of the changes, in id order), and the changes in the order they run.
+     */
+    record Batch(List<Long> lockIds, List<StatusChange> changes) {
+    }
 
     private StatusChanges() {
     }

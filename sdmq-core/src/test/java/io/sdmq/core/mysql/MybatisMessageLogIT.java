@@ -88,6 +88,38 @@ class MybatisMessageLogIT extends MessageLogContract {
         assertThat(logged.note()).isEqualTo("n".repeat(254));
     }
 
+    /**
+     * A batch's updates and its COMMIT travel as one multi-statement: when one of them fails, the server runs none of
+     * the rest, so nothing of the batch is committed, and the connection goes back to the pool fit for the next one.
+     */
+    @Test
+    void a_batch_whose_update_fails_commits_nothing() throws SQLException {
+        TestServices.TestDatabase db = TestServices.freshDatabase();
+        HikariDataSource dataSource = (HikariDataSource) new TestServices.TestDatabase(
+                db.jdbcUrl() + "&sessionVariables=innodb_lock_wait_timeout=1", db.user(), db.password()).dataSource();
+        dataSources.add(dataSource);
+        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        Message first = message("order", "o-1");
+        Message second = message("order", "o-2");
+        shortWaits.insert(List.of(first, second));
+        List<Transition> batch = List.of(Transition.of(first.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
+                Transition.of(second.id(), WAIT_PUT, DELAY, T0 + 2, BUCKET));
+
+        try (Connection holder = dataSource.getConnection(); Statement s = holder.createStatement()) {
+            holder.setAutoCommit(false);
+            s.executeQuery("SELECT id FROM sdmq_message WHERE id = " + second.id() + " FOR UPDATE").close();
+            assertThatThrownBy(() -> shortWaits.apply(batch)).isInstanceOf(UnavailableException.class)
+                    .hasMessageContaining("apply 2 transitions");
+            holder.rollback();
+        }
+
+        assertThat(shortWaits.history(first.id())).extracting(Transition::to).containsExactly(WAIT_PUT);
+        assertThat(shortWaits.find(first.id()).orElseThrow().status()).isEqualTo(WAIT_PUT);
+        shortWaits.apply(batch);
+        assertThat(shortWaits.find(first.id()).orElseThrow().status()).isEqualTo(DELAY);
+        assertThat(shortWaits.find(second.id()).orElseThrow().status()).isEqualTo(DELAY);
+    }
+
     @Test
     void unreachable_database_surfaces_as_unavailable() {
         MysqlDataSource nowhere = new MysqlDataSource();
