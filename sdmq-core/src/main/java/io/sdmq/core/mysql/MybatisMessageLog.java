@@ -67,16 +67,11 @@ public final class MybatisMessageLog implements MessageLog {
         if (transitions.isEmpty()) {
             return;
         }
-        List<StatusChange> changes = StatusChanges.fold(transitions);
-        // shared updates lock their rows out of id order; locking them all in id order first keeps two writers that
-        // update the same messages from deadlocking
-        List<Long> lockIds = changes.stream().anyMatch(change -> change.ids().size() > 1)
-                ? changes.stream().flatMap(change -> change.ids().stream()).sorted().toList()
-                : List.of();
+        StatusChanges.Batch batch = StatusChanges.Batch.of(StatusChanges.fold(transitions));
         inTransaction("apply " + transitions.size() + " transitions", ExecutorType.BATCH, session -> {
             MessageMapper mapper = session.getMapper(MessageMapper.class);
             writeLogs(mapper, transitions.stream().map(t -> Rows.log(t, host)).toList());
-            return mapper.moveAndCommit(new StatusChanges.Batch(lockIds, changes));
+            return mapper.moveAndCommit(batch);
         });
     }
 

@@ -33,6 +33,15 @@ final class StatusChanges {
      * message of the changes, in id order), and the changes in the order they run.
      */
     record Batch(List<Long> lockIds, List<StatusChange> changes) {
+        /**
+         * Shared updates lock their rows out of id order; locking all the batch's rows in id order first keeps two
+         * writers that update the same messages from deadlocking. Updates of one row each need no such lock.
+         */
+        static Batch of(List<StatusChange> changes) {
+            boolean shared = changes.stream().anyMatch(change -> change.ids().size() > 1);
+            return new Batch(shared ? changes.stream().flatMap(change -> change.ids().stream()).sorted().toList()
+                    : List.of(), changes);
+        }
     }
 
     private StatusChanges() {
