@@ -91,15 +91,9 @@ public final class Bench {
     private static Map<String, Object> run(String workload, Options options) throws Exception {
         Workloads workloads = new Workloads(new SdmqClient(options.text("url", "http://127.0.0.1:8080")), options);
         switch (workload) {
-            case "raw": {
-                int n = options.integer("messages", 200_000);
-                Map<String, Object> result = new LinkedHashMap<>();
-                RawLimits.redisZadd(options.text("redis", "redis://127.0.0.1:6379"), n, result);
-                RawLimits.redisLayoutFloor(options.text("redis", "redis://127.0.0.1:6379"), n, result);
-                RawLimits.mariadbInsert(options.text("jdbc", "jdbc:mysql://127.0.0.1:3306/"),
-                        options.text("db-user", "root"), options.text("db-password", ""), n, result);
-                return result;
-            }
+            case "raw":
+                return workloads.raw(options.integer("messages", 200_000),
+                        options.text("jdbc", "jdbc:mysql://127.0.0.1:3306/"));
             case "W1":
                 return workloads.burst("W1", options.integer("messages", 100_000));
             case "W2":

@@ -107,6 +107,15 @@ final class Workloads {
         return result;
     }
 
+    /** The raw limits of the server's Redis and of the MariaDB server at jdbcServer, measured with count of each. */
+    Map<String, Object> raw(int count, String jdbcServer) throws Exception {
+        Map<String, Object> result = new LinkedHashMap<>();
+        RawLimits.redisZadd(redisUrl, count, result);
+        RawLimits.redisLayoutFloor(redisUrl, count, result);
+        RawLimits.mariadbInsert(jdbcServer, dbUser, dbPassword, count, result);
+        return result;
+    }
+
     /**
      * W6 restore: optionally preloads messages due tomorrow, deletes the server's bucket keys from Redis (SCAN and
      * DEL of the keys matching "prefix:{b*", which leaves the worker lease alone), calls /reStore and times it.
