@@ -49,49 +49,6 @@ interface MessageMapper {
     int insertLog(LogRow row);
 
     /**
-     * The assignments of a change {@code c} of one message: attempts and due time are set first, since assignments
-     * run left to right and theirs read the row's time before this update.
-     */
-    String MOVE_STATUS_SET = """
-            <![CDATA[UPDATE sdmq_message
-            SET attempts = CASE WHEN update_time <= #{c.attemptsAt}
-                    THEN COALESCE(#{c.attempts,jdbcType=INTEGER}, attempts) ELSE attempts END,
-                due_time = CASE WHEN update_time <= #{c.dueTimeAt}
-                    THEN COALESCE(#{c.dueTime,jdbcType=TIMESTAMP}, due_time) ELSE due_time END,
-                status = #{c.toStatus}, update_time = #{c.changedAt}]]>""";
-    /** The part of every change's guard that keeps terminal rows terminal, except for a requeue. */
-    String TERMINAL_GUARD = """
-            <![CDATA[ AND (status NOT IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')
-                   OR (status IN ('DEAD', 'EXPIRED') AND status = #{c.fromStatus,jdbcType=VARCHAR}))]]>""";
-    /** The messages of a change, after {@code WHERE}. */
-    String IDS_OF_CHANGE = "id IN <foreach collection='c.ids' item='id' open='(' separator=',' close=')'>#{id}</foreach>";
-    /** Each message's own time in a change with {@code timed}: a {@code CASE id} completed by {@code END}. */
-    String TIME_OF_ID = " CASE id<foreach collection='c.timed' item='t'> WHEN #{t.id} THEN #{t.at}</foreach>";
-
-    /**
-     * The status changes of a batch and its commit, in one multi-statement (the driver's {@code allowMultiQueries}),
-     * so no row lock is held while the client is away: first the lock of the messages' rows in id order when the
-     * batch has one, then each change, then {@code COMMIT}. When a statement fails the server runs none after it, so
-     * nothing is committed and the caller rolls back; the commit the caller sends after a success finds nothing to
-     * do. A change moves the status of its messages unless a row changed later than the change, or is terminal; a
-     * requeue leaves DEAD or EXPIRED only when the row is still in the status it was requeued from. A change with
-     * {@code timed} gives each message its own time, in its guard and as its update time. A select, since it may begin
-     * with the lock's rows: MyBatis runs it at once, after the batched statements before it, and reads past the update
-     * counts.
-     */
-    @Select("<script><if test='!lockIds.isEmpty()'>SELECT id FROM sdmq_message WHERE id IN "
-            + "<foreach collection='lockIds' item='id' open='(' separator=',' close=')'>#{id}</foreach>"
-            + " ORDER BY id FOR UPDATE;</if>"
-            + "<foreach collection='changes' item='c'><choose>"
-            + "<when test='c.timed() != null'>UPDATE sdmq_message SET status = #{c.toStatus}, update_time ="
-            + TIME_OF_ID + " END WHERE " + IDS_OF_CHANGE + " AND update_time &lt;=" + TIME_OF_ID + " END"
-            + TERMINAL_GUARD + "</when>"
-            + "<otherwise>" + MOVE_STATUS_SET + " WHERE " + IDS_OF_CHANGE
-            + " AND update_time &lt;= #{c.changedAt}" + TERMINAL_GUARD + "</otherwise>"
-            + "</choose>;</foreach>COMMIT</script>")
-    List<Long> moveAndCommit(StatusChanges.Batch batch);
-
-    /**
      * The columns of {@link MessageRow}, mapped to its constructor by position: naming the arguments spares MyBatis
      * matching column names to parameter names on every row, which was most of a restore's time.
      */

@@ -5,6 +5,7 @@ import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
 import io.sdmq.common.UnavailableException;
 import io.sdmq.core.spi.MessageLog;
+import org.apache.ibatis.exceptions.ExceptionFactory;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.mapping.Environment;
 import org.apache.ibatis.session.Configuration;
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -69,9 +71,10 @@ public final class MybatisMessageLog implements MessageLog {
         }
         StatusChanges.Batch batch = StatusChanges.Batch.of(StatusChanges.fold(transitions));
         inTransaction("apply " + transitions.size() + " transitions", ExecutorType.BATCH, session -> {
-            MessageMapper mapper = session.getMapper(MessageMapper.class);
-            writeLogs(mapper, transitions.stream().map(t -> Rows.log(t, host)).toList());
-            return mapper.moveAndCommit(batch);
+            writeLogs(session.getMapper(MessageMapper.class), transitions.stream().map(t -> Rows.log(t, host)).toList());
+            session.flushStatements();
+            executeAll(session, MoveStatement.render(batch));
+            return null;
         });
     }
 
@@ -190,6 +193,18 @@ public final class MybatisMessageLog implements MessageLog {
             throw new IllegalStateException("message id " + message.id() + " is already taken; this is a bug");
         }
         return holder;
+    }
+
+    /** Runs a multi-statement to its end: a statement's failure surfaces only when the results reach it. */
+    private static void executeAll(SqlSession session, String sql) {
+        try (Statement statement = session.getConnection().createStatement()) {
+            boolean resultSet = statement.execute(sql);
+            while (resultSet || statement.getUpdateCount() != -1) {
+                resultSet = statement.getMoreResults();
+            }
+        } catch (SQLException e) {
+            throw ExceptionFactory.wrapException("could not run " + sql.substring(0, Math.min(sql.length(), 200)), e);
+        }
     }
 
     private static void writeLogs(MessageMapper mapper, List<LogRow> rows) {
