@@ -70,10 +70,9 @@ public final class MybatisMessageLog implements MessageLog {
             return;
         }
         StatusChanges.Batch batch = StatusChanges.Batch.of(StatusChanges.fold(transitions));
-        inTransaction("apply " + transitions.size() + " transitions", ExecutorType.BATCH, session -> {
-            writeLogs(session.getMapper(MessageMapper.class), transitions.stream().map(t -> Rows.log(t, host)).toList());
-            session.flushStatements();
-            executeAll(session, MoveStatement.render(batch));
+        String sql = JournalStatement.render(transitions.stream().map(t -> Rows.log(t, host)).toList(), batch);
+        inTransaction("apply " + transitions.size() + " transitions", ExecutorType.SIMPLE, session -> {
+            executeAll(session, sql);
             return null;
         });
     }
@@ -198,6 +197,7 @@ public final class MybatisMessageLog implements MessageLog {
     /** Runs a multi-statement to its end: a statement's failure surfaces only when the results reach it. */
     private static void executeAll(SqlSession session, String sql) {
         try (Statement statement = session.getConnection().createStatement()) {
+            statement.setEscapeProcessing(false);
             boolean resultSet = statement.execute(sql);
             while (resultSet || statement.getUpdateCount() != -1) {
                 resultSet = statement.getMoreResults();
@@ -214,9 +214,14 @@ public final class MybatisMessageLog implements MessageLog {
     private <T> T inTransaction(String what, ExecutorType executor, Function<SqlSession, T> work) {
         for (int attempt = 1; ; attempt++) {
             try (SqlSession session = sessions.openSession(executor, false)) {
-                T result = work.apply(session);
-                session.commit(true);
-                return result;
+                try {
+                    T result = work.apply(session);
+                    session.commit(true);
+                    return result;
+                } catch (RuntimeException e) {
+                    rollback(session, e);
+                    throw e;
+                }
             } catch (PersistenceException e) {
                 if (attempt == MAX_TRIES || !hasErrorCode(e, ER_LOCK_DEADLOCK)) {
                     throw unavailable(what, e);
@@ -224,6 +229,18 @@ public final class MybatisMessageLog implements MessageLog {
                 log.warn("could not {}: chosen as a deadlock victim; running it again ({} of {})",
                         what, attempt + 1, MAX_TRIES);
             }
+        }
+    }
+
+    /**
+     * Rolls back whatever the failed work left, also what it ran on the connection itself, which MyBatis would not
+     * roll back on close.
+     */
+    private static void rollback(SqlSession session, RuntimeException failure) {
+        try {
+            session.rollback(true);
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
         }
     }
 

@@ -89,6 +89,34 @@ class MybatisMessageLogIT extends MessageLogContract {
     }
 
     /**
+     * Log rows travel as SQL literals: any text comes back as it was written, whether or not the server's
+     * {@code sql_mode} treats a backslash as an escape.
+     */
+    @Test
+    void free_text_of_log_rows_is_stored_as_written_in_either_sql_mode() {
+        String note = "it's a \\'quote\\' ? {fn now()} -- ; 100% é 😀 \t\n\0 end";
+        String bucket = "pre'fix:{b3}:delay";
+        String thread = "worker \"1\" C:\\tmp";
+        for (String sessionVariables : List.of("", "&sessionVariables=sql_mode=NO_BACKSLASH_ESCAPES")) {
+            TestServices.TestDatabase db = TestServices.freshDatabase();
+            HikariDataSource dataSource = (HikariDataSource) new TestServices.TestDatabase(
+                    db.jdbcUrl() + sessionVariables, db.user(), db.password()).dataSource();
+            dataSources.add(dataSource);
+            MessageLog log = new MybatisMessageLog(dataSource, HOST);
+            Message m = message("order", "o-1");
+            log.insert(List.of(m));
+
+            log.apply(List.of(new Transition(m.id(), WAIT_PUT, DELAY, T0 + 1, bucket, null, null, thread, note)));
+
+            Transition logged = log.history(m.id()).get(1);
+            assertThat(logged.note()).as(sessionVariables).isEqualTo(note);
+            assertThat(logged.bucket()).as(sessionVariables).isEqualTo(bucket);
+            assertThat(logged.thread()).as(sessionVariables).isEqualTo(thread);
+            assertThat(log.find(m.id()).orElseThrow().status()).isEqualTo(DELAY);
+        }
+    }
+
+    /**
      * A batch's updates and its COMMIT travel as one multi-statement: when one of them fails, the server runs none of
      * the rest, so nothing of the batch is committed, and the connection goes back to the pool fit for the next one.
      */
