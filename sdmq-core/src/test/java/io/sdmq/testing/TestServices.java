@@ -38,7 +38,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class TestServices {
     private static final Logger log = LoggerFactory.getLogger(TestServices.class);
     private static final String DB_PARAMS = "?connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true"
-            + "&rewriteBatchedStatements=true&allowPublicKeyRetrieval=true&useSSL=false&useLocalSessionState=true"
+            + "&allowPublicKeyRetrieval=true&useSSL=false&useLocalSessionState=true"
             + "&allowMultiQueries=true";
     private static final List<String> createdDatabases = new CopyOnWriteArrayList<>();
     private static final Set<String> issuedPrefixes = ConcurrentHashMap.newKeySet();

@@ -3,7 +3,6 @@ package io.sdmq.core.mysql;
 import org.apache.ibatis.annotations.Arg;
 import org.apache.ibatis.annotations.ConstructorArgs;
 import org.apache.ibatis.annotations.Delete;
-import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.ResultMap;
 import org.apache.ibatis.annotations.Results;
@@ -13,7 +12,10 @@ import org.apache.ibatis.annotations.Update;
 import java.time.LocalDateTime;
 import java.util.List;
 
-/** The SQL of {@link MybatisMessageLog}; portable between MySQL 8.0+ and MariaDB 10.6+. */
+/**
+ * The reads and rare writes of {@link MybatisMessageLog}; its journal writes are {@link LiteralSql}. Portable between
+ * MySQL 8.0+ and MariaDB 10.6+.
+ */
 interface MessageMapper {
     /** The columns of {@link MessageRow}, in the order of its constructor (see {@link #findMessage}). */
     String SELECT_MESSAGE = """
@@ -22,31 +24,11 @@ interface MessageMapper {
             """;
 
     /**
-     * One row. {@link MybatisMessageLog} runs it on the batch executor and the driver's
-     * {@code rewriteBatchedStatements} sends a batch of them as multi-row INSERTs, within the packet limit.
-     */
-    @Insert("""
-            INSERT INTO sdmq_message (id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts,
-                retry_delays, create_time, due_time, status, attempts, update_time)
-            VALUES (#{id}, #{topic}, #{bizKey,jdbcType=VARCHAR}, #{body}, #{priority}, #{delayMs}, #{ttrMs},
-                #{maxAttempts}, #{retryDelays,jdbcType=VARCHAR}, #{createTime}, #{dueTime}, #{status}, #{attempts},
-                #{updateTime})""")
-    int insertMessage(MessageRow row);
-
-    /**
      * A shared locking read: it sees the latest committed row whatever this transaction's snapshot, and several
      * transactions that all found the key taken can hold it at once without deadlocking.
      */
     @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey} LOCK IN SHARE MODE")
     Long lockIdByKey(@Param("topic") String topic, @Param("bizKey") String bizKey);
-
-    /** One row; batched like {@link #insertMessage}. */
-    @Insert("""
-            INSERT INTO sdmq_message_log (message_id, from_status, to_status, changed_at, bucket, host, thread, note)
-            VALUES (#{messageId}, #{fromStatus,jdbcType=VARCHAR}, #{toStatus}, #{changedAt},
-                #{bucket,jdbcType=VARCHAR}, #{host,jdbcType=VARCHAR}, #{thread,jdbcType=VARCHAR},
-                #{note,jdbcType=VARCHAR})""")
-    int insertLog(LogRow row);
 
     /**
      * The columns of {@link MessageRow}, mapped to its constructor by position: naming the arguments spares MyBatis

@@ -9,7 +9,6 @@ import org.apache.ibatis.exceptions.ExceptionFactory;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.mapping.Environment;
 import org.apache.ibatis.session.Configuration;
-import org.apache.ibatis.session.ExecutorType;
 import org.apache.ibatis.session.LocalCacheScope;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
@@ -40,6 +39,11 @@ public final class MybatisMessageLog implements MessageLog {
     private static final int ER_LOCK_DEADLOCK = 1213;
     private static final int MAX_TRIES = 3;
     /**
+     * About how long one statement of new messages may be: a batch push's rows are cut into statements of this size,
+     * well within any server's {@code max_allowed_packet} (MySQL 8.0 and MariaDB default to 64 and 16 MB).
+     */
+    private static final int STATEMENT_CHARS = 1 << 20;
+    /**
      * Rows are inserted in the unique index's order (NULL keys first), so concurrent inserters take their locks
      * in one order and seldom deadlock.
      */
@@ -60,7 +64,7 @@ public final class MybatisMessageLog implements MessageLog {
             return List.of();
         }
         String thread = Thread.currentThread().getName();
-        return inTransaction("insert " + messages.size() + " messages", ExecutorType.BATCH,
+        return inTransaction("insert " + messages.size() + " messages",
                 session -> insertAll(session, messages, thread));
     }
 
@@ -70,8 +74,8 @@ public final class MybatisMessageLog implements MessageLog {
             return;
         }
         StatusChanges.Batch batch = StatusChanges.Batch.of(StatusChanges.fold(transitions));
-        String sql = JournalStatement.render(transitions.stream().map(t -> Rows.log(t, host)).toList(), batch);
-        inTransaction("apply " + transitions.size() + " transitions", ExecutorType.SIMPLE, session -> {
+        String sql = LiteralSql.transitions(transitions.stream().map(t -> Rows.log(t, host)).toList(), batch);
+        inTransaction("apply " + transitions.size() + " transitions", session -> {
             executeAll(session, sql);
             return null;
         });
@@ -90,12 +94,12 @@ public final class MybatisMessageLog implements MessageLog {
 
     @Override
     public boolean replace(long id, String body, long dueTime, Transition transition) {
-        return inTransaction("replace message " + id, ExecutorType.SIMPLE, session -> {
+        return inTransaction("replace message " + id, session -> {
             MessageMapper mapper = session.getMapper(MessageMapper.class);
             if (mapper.replaceContent(id, body, Rows.utc(dueTime), Rows.utc(transition.changedAt())) == 0) {
                 return false;
             }
-            writeLogs(mapper, List.of(Rows.log(transition, host)));
+            executeAll(session, LiteralSql.insertLogs(List.of(Rows.log(transition, host))));
             return true;
         });
     }
@@ -118,7 +122,7 @@ public final class MybatisMessageLog implements MessageLog {
 
     @Override
     public int purgeTerminal(long updatedBefore, int limit) {
-        return inTransaction("purge terminal messages", ExecutorType.SIMPLE, session -> {
+        return inTransaction("purge terminal messages", session -> {
             MessageMapper mapper = session.getMapper(MessageMapper.class);
             List<Long> ids = mapper.findPurgeable(Rows.utc(updatedBefore), limit);
             if (ids.isEmpty()) {
@@ -140,12 +144,11 @@ public final class MybatisMessageLog implements MessageLog {
     }
 
     private List<Long> insertAll(SqlSession session, List<Message> messages, String thread) {
-        MessageMapper mapper = session.getMapper(MessageMapper.class);
         try {
             List<Message> ordered = messages.stream().sorted(BY_KEY).toList();
-            ordered.forEach(m -> mapper.insertMessage(Rows.newMessage(m)));
-            writeLogs(mapper, ordered.stream().map(m -> Rows.firstLog(m, host, thread)).toList());
-            session.flushStatements();
+            LiteralSql.insertAll(ordered.stream().map(Rows::newMessage).toList(),
+                            ordered.stream().map(m -> Rows.firstLog(m, host, thread)).toList(), STATEMENT_CHARS)
+                    .forEach(sql -> executeAll(session, sql));
             return messages.stream().map(Message::id).toList();
         } catch (PersistenceException e) {
             if (!hasErrorCode(e, ER_DUP_ENTRY)) {
@@ -172,15 +175,16 @@ public final class MybatisMessageLog implements MessageLog {
                         logs.add(Rows.firstLog(message, host, thread));
                     }
                 });
-        writeLogs(mapper, logs);
+        if (!logs.isEmpty()) {
+            executeAll(session, LiteralSql.insertLogs(logs));
+        }
         return List.of(ids);
     }
 
     /** Returns null when the message was inserted, else the id of the message holding its (topic, bizKey). */
     private static Long insertUnlessTaken(SqlSession session, MessageMapper mapper, Message message) {
         try {
-            mapper.insertMessage(Rows.newMessage(message));
-            session.flushStatements();
+            executeAll(session, LiteralSql.insert(Rows.newMessage(message)));
             return null;
         } catch (PersistenceException e) {
             if (!hasErrorCode(e, ER_DUP_ENTRY)) {
@@ -207,13 +211,9 @@ public final class MybatisMessageLog implements MessageLog {
         }
     }
 
-    private static void writeLogs(MessageMapper mapper, List<LogRow> rows) {
-        rows.forEach(mapper::insertLog);
-    }
-
-    private <T> T inTransaction(String what, ExecutorType executor, Function<SqlSession, T> work) {
+    private <T> T inTransaction(String what, Function<SqlSession, T> work) {
         for (int attempt = 1; ; attempt++) {
-            try (SqlSession session = sessions.openSession(executor, false)) {
+            try (SqlSession session = sessions.openSession(false)) {
                 try {
                     T result = work.apply(session);
                     session.commit(true);

@@ -3,6 +3,7 @@ package io.sdmq.core.mysql;
 import com.mysql.cj.jdbc.MysqlDataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.sdmq.common.Message;
+import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
 import io.sdmq.common.UnavailableException;
 import io.sdmq.core.spi.MessageLog;
@@ -89,11 +90,11 @@ class MybatisMessageLogIT extends MessageLogContract {
     }
 
     /**
-     * Log rows travel as SQL literals: any text comes back as it was written, whether or not the server's
+     * The journal's writes travel as SQL literals: any text comes back as it was written, whether or not the server's
      * {@code sql_mode} treats a backslash as an escape.
      */
     @Test
-    void free_text_of_log_rows_is_stored_as_written_in_either_sql_mode() {
+    void free_text_is_stored_as_written_in_either_sql_mode() {
         String note = "it's a \\'quote\\' ? {fn now()} -- ; 100% é 😀 \t\n\0 end";
         String bucket = "pre'fix:{b3}:delay";
         String thread = "worker \"1\" C:\\tmp";
@@ -103,8 +104,11 @@ class MybatisMessageLogIT extends MessageLogContract {
                     db.jdbcUrl() + sessionVariables, db.user(), db.password()).dataSource();
             dataSources.add(dataSource);
             MessageLog log = new MybatisMessageLog(dataSource, HOST);
-            Message m = message("order", "o-1");
+            Message m = aMessage().topic("order").bizKey("o'1 \\ é").body(note + thread).createdAt(T0).due(T0 + 5)
+                    .build();
             log.insert(List.of(m));
+            assertThat(log.find(m.id())).as(sessionVariables).contains(new StoredMessage(m, WAIT_PUT, T0));
+            assertThat(log.findIdByKey("order", "o'1 \\ é")).contains(m.id());
 
             log.apply(List.of(new Transition(m.id(), WAIT_PUT, DELAY, T0 + 1, bucket, null, null, thread, note)));
 

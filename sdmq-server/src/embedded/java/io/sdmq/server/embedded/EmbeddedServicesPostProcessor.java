@@ -28,7 +28,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  */
 public class EmbeddedServicesPostProcessor implements EnvironmentPostProcessor, Ordered {
     private static final String JDBC_PARAMS = "?connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true"
-            + "&rewriteBatchedStatements=true&allowPublicKeyRetrieval=true&useSSL=false";
+            + "&allowPublicKeyRetrieval=true&useSSL=false";
     private static final String RULE = "=".repeat(100);
 
     private final Log log;

@@ -1,0 +1,184 @@
+package io.sdmq.core.mysql;
+
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The journal's writes as SQL text with every value a literal: rendering them costs a fraction of binding them as
+ * parameters through MyBatis and the driver, which took a tenth of the server's CPU in W1 (BENCHMARKS.md), and a
+ * batch's statements travel as one multi-statement (the driver's {@code allowMultiQueries}) in one round trip.
+ * Ids, status names, numbers and times are the engine's own. Text (topic, key, body, bucket, host, thread, note) is
+ * quoted as it is when it is printable ASCII without quote or backslash, else written as a hex literal, which reads
+ * the same whatever the server's {@code sql_mode}. Run the text with escape processing off: a bucket's name holds
+ * braces. Portable between MySQL 8.0+ and MariaDB 10.6+.
+ */
+final class LiteralSql {
+    private static final String INSERT_MESSAGES = "INSERT INTO sdmq_message (id, topic, biz_key, body, priority,"
+            + " delay_ms, ttr_ms, max_attempts, retry_delays, create_time, due_time, status, attempts, update_time)"
+            + " VALUES ";
+    private static final String INSERT_LOGS = "INSERT INTO sdmq_message_log (message_id, from_status, to_status,"
+            + " changed_at, bucket, host, thread, note) VALUES ";
+    private static final String NOT_TERMINAL = " AND (status NOT IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')";
+
+    private LiteralSql() {
+    }
+
+    /**
+     * New messages and their first log rows ({@code logs.get(i)} is the row of {@code messages.get(i)}), as
+     * multi-statements of two multi-row INSERTs each, cut so that each stays within about {@code maxChars} unless
+     * a single message is larger.
+     */
+    static List<String> insertAll(List<MessageRow> messages, List<LogRow> logs, int maxChars) {
+        List<String> statements = new ArrayList<>();
+        StringBuilder rows = new StringBuilder();
+        StringBuilder logRows = new StringBuilder();
+        for (int i = 0; i < messages.size(); i++) {
+            if (!rows.isEmpty() && rows.length() + logRows.length() > maxChars) {
+                statements.add(INSERT_MESSAGES + rows + ";" + INSERT_LOGS + logRows);
+                rows.setLength(0);
+                logRows.setLength(0);
+            }
+            message(rows.append(rows.isEmpty() ? "" : ","), messages.get(i));
+            log(logRows.append(logRows.isEmpty() ? "" : ","), logs.get(i));
+        }
+        if (!rows.isEmpty()) {
+            statements.add(INSERT_MESSAGES + rows + ";" + INSERT_LOGS + logRows);
+        }
+        return statements;
+    }
+
+    /** One message row, without its log row. */
+    static String insert(MessageRow message) {
+        return message(new StringBuilder(INSERT_MESSAGES), message).toString();
+    }
+
+    static String insertLogs(List<LogRow> logs) {
+        StringBuilder sql = new StringBuilder(INSERT_LOGS.length() + 160 * logs.size()).append(INSERT_LOGS);
+        for (int i = 0; i < logs.size(); i++) {
+            log(sql.append(i == 0 ? "" : ","), logs.get(i));
+        }
+        return sql.toString();
+    }
+
+    /**
+     * A batch of transitions and its commit, so no row lock is held while the client is away: first the log rows,
+     * then the lock of the messages' rows in id order when the batch has one, then each status change, then
+     * {@code COMMIT}. When a statement fails the server runs none after it, so nothing is committed and the caller
+     * rolls back; the commit the caller sends after a success finds nothing to do.
+     * <p>
+     * A change moves the status of its messages unless a row changed later than the change, or is terminal; a
+     * requeue leaves DEAD or EXPIRED only when the row is still in the status it was requeued from. Attempts and due
+     * time are set first, since assignments run left to right and theirs read the row's time before this update. A
+     * change with {@code timed} gives each message its own time, in its guard and as its update time.
+     */
+    static String transitions(List<LogRow> logs, StatusChanges.Batch batch) {
+        StringBuilder sql = new StringBuilder(insertLogs(logs)).append(';');
+        if (!batch.lockIds().isEmpty()) {
+            sql.append("SELECT id FROM sdmq_message WHERE id IN ");
+            ids(sql, batch.lockIds()).append(" ORDER BY id FOR UPDATE;");
+        }
+        for (StatusChange c : batch.changes()) {
+            sql.append("UPDATE sdmq_message SET ");
+            if (c.timed() != null) {
+                sql.append("status = '").append(c.toStatus()).append("', update_time =");
+                timeOfId(sql, c.timed()).append(" WHERE id IN ");
+                ids(sql, c.ids()).append(" AND update_time <=");
+                timeOfId(sql, c.timed());
+            } else {
+                if (c.attempts() != null) {
+                    time(sql.append("attempts = CASE WHEN update_time <= "), c.attemptsAt())
+                            .append(" THEN ").append(c.attempts().intValue()).append(" ELSE attempts END, ");
+                }
+                if (c.dueTime() != null) {
+                    time(time(sql.append("due_time = CASE WHEN update_time <= "), c.dueTimeAt()).append(" THEN "),
+                            c.dueTime()).append(" ELSE due_time END, ");
+                }
+                time(sql.append("status = '").append(c.toStatus()).append("', update_time = "), c.changedAt());
+                ids(sql.append(" WHERE id IN "), c.ids());
+                time(sql.append(" AND update_time <= "), c.changedAt());
+            }
+            sql.append(NOT_TERMINAL);
+            if (c.fromStatus() != null) {
+                sql.append(" OR (status IN ('DEAD', 'EXPIRED') AND status = '").append(c.fromStatus()).append("')");
+            }
+            sql.append(");");
+        }
+        return sql.append("COMMIT").toString();
+    }
+
+    private static StringBuilder message(StringBuilder sql, MessageRow m) {
+        sql.append('(').append(m.id()).append(',');
+        text(sql, m.topic()).append(',');
+        text(sql, m.bizKey()).append(',');
+        text(sql, m.body()).append(',');
+        sql.append(m.priority()).append(',').append(m.delayMs()).append(',').append(m.ttrMs()).append(',')
+                .append(m.maxAttempts()).append(',');
+        text(sql, m.retryDelays()).append(',');
+        time(sql, m.createTime()).append(',');
+        time(sql, m.dueTime()).append(',');
+        text(sql, m.status()).append(',').append(m.attempts()).append(',');
+        return time(sql, m.updateTime()).append(')');
+    }
+
+    private static StringBuilder log(StringBuilder sql, LogRow row) {
+        sql.append('(').append(row.messageId()).append(',');
+        text(sql, row.fromStatus()).append(',');
+        text(sql, row.toStatus()).append(',');
+        time(sql, row.changedAt()).append(',');
+        text(sql, row.bucket()).append(',');
+        text(sql, row.host()).append(',');
+        text(sql, row.thread()).append(',');
+        return text(sql, row.note()).append(')');
+    }
+
+    private static StringBuilder ids(StringBuilder sql, List<Long> ids) {
+        sql.append('(');
+        for (int i = 0; i < ids.size(); i++) {
+            sql.append(i == 0 ? "" : ",").append(ids.get(i).longValue());
+        }
+        return sql.append(')');
+    }
+
+    private static StringBuilder text(StringBuilder sql, String value) {
+        if (value == null) {
+            return sql.append("NULL");
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < ' ' || c > '~' || c == '\'' || c == '\\') {
+                return sql.append("_utf8mb4 X'").append(HexFormat.of().formatHex(value.getBytes(StandardCharsets.UTF_8)))
+                        .append('\'');
+            }
+        }
+        return sql.append('\'').append(value).append('\'');
+    }
+
+    /** Each message's own time: {@code CASE id WHEN … THEN … END}. */
+    private static StringBuilder timeOfId(StringBuilder sql, List<StatusChange.Timed> timed) {
+        sql.append(" CASE id");
+        for (StatusChange.Timed t : timed) {
+            time(sql.append(" WHEN ").append(t.id()).append(" THEN "), t.at());
+        }
+        return sql.append(" END");
+    }
+
+    /** A UTC time as a DATETIME(3) literal, {@code 'uuuu-MM-dd HH:mm:ss.SSS'} (see {@link UtcDateTimeTypeHandler}). */
+    private static StringBuilder time(StringBuilder sql, LocalDateTime t) {
+        sql.append('\'').append(t.getYear()).append('-');
+        two(sql, t.getMonthValue()).append('-');
+        two(sql, t.getDayOfMonth()).append(' ');
+        two(sql, t.getHour()).append(':');
+        two(sql, t.getMinute()).append(':');
+        two(sql, t.getSecond()).append('.');
+        int ms = t.getNano() / 1_000_000;
+        return sql.append((char) ('0' + ms / 100)).append((char) ('0' + ms / 10 % 10)).append((char) ('0' + ms % 10))
+                .append('\'');
+    }
+
+    private static StringBuilder two(StringBuilder sql, int value) {
+        return sql.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
+    }
+}
