@@ -207,7 +207,8 @@ public final class MybatisMessageLog implements MessageLog {
                 resultSet = statement.getMoreResults();
             }
         } catch (SQLException e) {
-            throw ExceptionFactory.wrapException("could not run " + sql.substring(0, Math.min(sql.length(), 200)), e);
+            // not the SQL itself, which holds message bodies
+            throw ExceptionFactory.wrapException("could not run a journal statement", e);
         }
     }
 
