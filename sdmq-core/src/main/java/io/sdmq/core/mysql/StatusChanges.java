@@ -29,8 +29,8 @@ final class StatusChanges {
     private static final int MIN_SHARED = 3;
 
     /**
-     * What {@link JournalStatement} renders besides the log rows: the messages whose rows to lock first (none, or every
-     * message of the changes, in id order), and the changes in the order they run.
+     * What {@link LiteralSql#transitions} renders besides the log rows: the messages whose rows to lock first (none, or
+     * every message of the changes, in id order), and the changes in the order they run.
      */
     record Batch(List<Long> lockIds, List<StatusChange> changes) {
         /**
