@@ -50,9 +50,9 @@ final class LiteralSql {
         return statements;
     }
 
-    /** One message row, without its log row. */
-    static String insert(MessageRow message) {
-        return message(new StringBuilder(INSERT_MESSAGES), message).toString();
+    /** One message and its first log row, as {@link #insertAll} renders them. */
+    static String insert(MessageRow message, LogRow log) {
+        return insertAll(List.of(message), List.of(log), Integer.MAX_VALUE).get(0);
     }
 
     static String insertLogs(List<LogRow> logs) {

@@ -21,7 +21,6 @@ import javax.sql.DataSource;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -164,27 +163,23 @@ public final class MybatisMessageLog implements MessageLog {
     private List<Long> insertOneByOne(SqlSession session, List<Message> messages, String thread) {
         MessageMapper mapper = session.getMapper(MessageMapper.class);
         Long[] ids = new Long[messages.size()];
-        List<LogRow> logs = new ArrayList<>();
         IntStream.range(0, messages.size()).boxed()
                 .sorted(Comparator.comparing(messages::get, BY_KEY))
                 .forEach(i -> {
                     Message message = messages.get(i);
-                    Long taken = insertUnlessTaken(session, mapper, message);
+                    Long taken = insertUnlessTaken(session, mapper, message, thread);
                     ids[i] = taken == null ? message.id() : taken;
-                    if (taken == null) {
-                        logs.add(Rows.firstLog(message, host, thread));
-                    }
                 });
-        if (!logs.isEmpty()) {
-            executeAll(session, LiteralSql.insertLogs(logs));
-        }
         return List.of(ids);
     }
 
-    /** Returns null when the message was inserted, else the id of the message holding its (topic, bizKey). */
-    private static Long insertUnlessTaken(SqlSession session, MessageMapper mapper, Message message) {
+    /**
+     * Inserts a message with its first log row and returns null, or, when its (topic, bizKey) is taken, inserts
+     * neither (the failed row's statement stops the multi-statement) and returns the id of the message holding it.
+     */
+    private Long insertUnlessTaken(SqlSession session, MessageMapper mapper, Message message, String thread) {
         try {
-            executeAll(session, LiteralSql.insert(Rows.newMessage(message)));
+            executeAll(session, LiteralSql.insert(Rows.newMessage(message), Rows.firstLog(message, host, thread)));
             return null;
         } catch (PersistenceException e) {
             if (!hasErrorCode(e, ER_DUP_ENTRY)) {
