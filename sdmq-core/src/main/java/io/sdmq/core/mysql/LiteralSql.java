@@ -165,20 +165,8 @@ final class LiteralSql {
         return sql.append(" END");
     }
 
-    /** A UTC time as a DATETIME(3) literal, {@code 'uuuu-MM-dd HH:mm:ss.SSS'} (see {@link UtcDateTimeTypeHandler}). */
+    /** A UTC time as a DATETIME(3) literal, quoted text as {@link UtcDateTimeTypeHandler} binds it. */
     private static StringBuilder time(StringBuilder sql, LocalDateTime t) {
-        sql.append('\'').append(t.getYear()).append('-');
-        two(sql, t.getMonthValue()).append('-');
-        two(sql, t.getDayOfMonth()).append(' ');
-        two(sql, t.getHour()).append(':');
-        two(sql, t.getMinute()).append(':');
-        two(sql, t.getSecond()).append('.');
-        int ms = t.getNano() / 1_000_000;
-        return sql.append((char) ('0' + ms / 100)).append((char) ('0' + ms / 10 % 10)).append((char) ('0' + ms % 10))
-                .append('\'');
-    }
-
-    private static StringBuilder two(StringBuilder sql, int value) {
-        return sql.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
+        return UtcDateTimeTypeHandler.appendTo(sql.append('\''), t).append('\'');
     }
 }
