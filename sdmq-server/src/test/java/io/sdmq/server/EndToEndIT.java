@@ -39,7 +39,9 @@ class EndToEndIT {
     static void startServer() {
         db = TestServices.freshDatabase();
         dataSource = db.dataSource();
-        server = RunningServer.start(db, TestServices.redisUrl(), TestServices.freshKeyPrefix(), Map.of());
+        // a blocking wait long enough that a test can tell which way a parked /get is answered
+        server = RunningServer.start(db, TestServices.redisUrl(), TestServices.freshKeyPrefix(),
+                Map.of("sdmq.consumer.blocking-wait", "1s"));
     }
 
     @AfterAll
@@ -107,6 +109,34 @@ class EndToEndIT {
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(MessageHistory.statuses(dataSource, id)).containsExactly(
                 "WAIT_PUT", "DELAY", "READY", "RESERVED", "DELAY", "READY", "RESERVED", "FINISHED"));
+    }
+
+    @Test
+    void a_parked_get_is_answered_whether_its_message_comes_within_the_blocking_wait_or_after_it() throws Exception {
+        String topic = "park-" + ThreadLocalRandom.current().nextInt(1_000_000);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            // this server's blocking wait is 1 s: a message due 300 ms after the push is answered on the request
+            // thread of the get sent right after it, one due in 2.5 s by a re-dispatch
+            String soonId = server.post("/push", "{\"topic\":\"" + topic + "-soon\",\"body\":\"s\",\"delay\":300}")
+                    .data().asString();
+            Future<Reply> soon = pool.submit(() -> server.get("/get/" + topic + "-soon?timeout=5000"));
+            String lateId = server.post("/push", "{\"topic\":\"" + topic + "-late\",\"body\":\"l\",\"delay\":2500}")
+                    .data().asString();
+            Future<Reply> late = pool.submit(() -> server.get("/get/" + topic + "-late?timeout=5000"));
+
+            Reply soonReply = soon.get(10, TimeUnit.SECONDS);
+            Reply lateReply = late.get(10, TimeUnit.SECONDS);
+            assertThat(soonReply.status()).isEqualTo(200);
+            assertThat(soonReply.data().get(0).get("id").asString()).isEqualTo(soonId);
+            assertThat(lateReply.status()).isEqualTo(200);
+            assertThat(lateReply.data().get(0).get("id").asString()).isEqualTo(lateId);
+            // nothing comes: empty at a timeout within the blocking wait and at one beyond it
+            assertThat(server.get("/get/" + topic + "-none?timeout=200").data()).isEmpty();
+            assertThat(server.get("/get/" + topic + "-none?timeout=1200").data()).isEmpty();
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

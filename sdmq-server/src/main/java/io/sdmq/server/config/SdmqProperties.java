@@ -71,10 +71,19 @@ public record SdmqProperties(
      * @param maxWait    longest a {@code /get} may wait
      * @param readySweep how often topics with waiting consumers are checked for ready messages
      * @param maxWaitingPerTopic most {@code /get} calls one topic may have waiting on an instance; more answer 429
+     * @param blockingWait how long a {@code /get} that has to wait holds its request thread (at most 16 at once)
+     *                     before it is parked asynchronously; 0 parks at once
      */
     public record Consumer(@DefaultValue("100") int maxCount, @DefaultValue("60s") Duration maxWait,
                            @DefaultValue("1s") Duration readySweep,
-                           @DefaultValue("1000") int maxWaitingPerTopic) {
+                           @DefaultValue("1000") int maxWaitingPerTopic,
+                           @DefaultValue("50ms") Duration blockingWait) {
+        public Consumer {
+            if (blockingWait.isNegative()) {
+                throw new IllegalArgumentException("sdmq.consumer.blocking-wait: must be 0 (off) or more, not "
+                        + blockingWait);
+            }
+        }
     }
 
     /**
