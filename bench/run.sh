@@ -23,6 +23,8 @@ REDIS_URL=redis://127.0.0.1:6379
 DB=sdmq_bench
 PREFIX=sdmqbench-$(date +%s)
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+# before the report is appended to the tracked BENCHMARKS.md, which would make every run look dirty
+COMMIT=$(git describe --always --dirty)
 OUT=sdmq-bench/target/runs/$STAMP
 SERVER_JAR=sdmq-server/target/sdmq-server-0.1.0-SNAPSHOT.jar
 BENCH_JAR=sdmq-bench/target/sdmq-bench-0.1.0-SNAPSHOT.jar
@@ -126,7 +128,7 @@ SERVER_PID=
     echo
     echo "## Run of $(date -u '+%Y-%m-%d %H:%M UTC'), scale $SCALE"
     echo
-    echo "- command: \`BENCH_SCALE=$SCALE bench/run.sh\` at commit \`$(git describe --always --dirty)\`"
+    echo "- command: \`BENCH_SCALE=$SCALE bench/run.sh\` at commit \`$COMMIT\`"
     echo "- scale $SCALE: raw $RAW_N ZADDs and $RAW_N INSERT rows; W1 $W1_N msgs (and again with 32 producers);" \
         "W2 $W2_N msgs; W3 1 000 msgs/s offered for $W3_S s; W4 $W4_N msgs; W5 W1 again ($W1_N msgs) after $W5_PRELOAD preloaded;" \
         "W6 restore of those $W5_PRELOAD"
