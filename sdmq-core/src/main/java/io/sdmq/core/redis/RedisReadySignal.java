@@ -10,6 +10,7 @@ import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.concurrent.Executors;
 import java.util.UUID;
@@ -19,6 +20,10 @@ import java.util.concurrent.ScheduledExecutorService;
  * Ready topics over Redis pub/sub on channel {@code <prefix>:ready}: one message per publish, its lines the
  * sending instance's origin id, the bucket, then the topics. A signal's own messages are not delivered to it.
  * Listeners run on one thread of this signal, never on the Redis client's I/O thread.
+ * <p>
+ * While a publish reaches no other instance, publishing stops but for one per probe period (a second), which finds an
+ * instance that subscribed since: a single instance then spends no Redis round trip per move on a signal nobody
+ * hears. A newcomer's consumers may miss moves made elsewhere until then; its ready sweep finds those.
  */
 public final class RedisReadySignal implements ReadySignal {
     private static final Logger log = LoggerFactory.getLogger(RedisReadySignal.class);
@@ -28,8 +33,17 @@ public final class RedisReadySignal implements ReadySignal {
     private final StringRedisTemplate redis;
     private final ScheduledExecutorService dispatcher;
     private final RedisMessageListenerContainer container;
+    private final long probeNanos;
+    /** The last publish reached no other instance; until {@link #probeAt} (System.nanoTime), none is sent. */
+    private volatile boolean alone;
+    private volatile long probeAt;
 
     public RedisReadySignal(RedisConnectionFactory factory, String prefix) {
+        this(factory, prefix, Duration.ofSeconds(1));
+    }
+
+    RedisReadySignal(RedisConnectionFactory factory, String prefix, Duration probe) {
+        this.probeNanos = probe.toNanos();
         this.channel = prefix + ":ready";
         this.redis = new StringRedisTemplate(factory);
         this.dispatcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -46,10 +60,15 @@ public final class RedisReadySignal implements ReadySignal {
 
     @Override
     public void publish(int bucket, Collection<String> topics) {
-        if (topics.isEmpty()) {
+        if (topics.isEmpty() || alone && System.nanoTime() - probeAt < 0) {
             return;
         }
-        redis.convertAndSend(channel, origin + "\n" + bucket + "\n" + String.join("\n", topics));
+        Long receivers = redis.convertAndSend(channel, origin + "\n" + bucket + "\n" + String.join("\n", topics));
+        // this signal's own subscription, once it is listening, is one of the receivers
+        alone = receivers != null && receivers <= (container.isListening() ? 1 : 0);
+        if (alone) {
+            probeAt = System.nanoTime() + probeNanos;
+        }
     }
 
     @Override

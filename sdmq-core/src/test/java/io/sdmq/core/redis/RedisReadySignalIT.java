@@ -4,6 +4,7 @@ import io.sdmq.testing.TestServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
@@ -102,6 +103,32 @@ class RedisReadySignalIT {
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(heardByOpen).containsExactly("0/order"));
         await().during(QUIET).atMost(QUIET.plusSeconds(1)).untilAsserted(() -> assertThat(heardByClosed).isEmpty());
+    }
+
+    @Test
+    void a_signal_no_other_instance_hears_stops_publishing_until_its_probe_finds_a_newcomer() {
+        RedisReadySignal publisher = new RedisReadySignal(factory, prefix, Duration.ofSeconds(5));
+        opened.add(publisher);
+        subscribe(publisher);
+        publisher.publish(0, List.of("first")); // nobody else listens: from now on it is alone
+        Queue<String> newcomer = rawMessages(prefix + ":ready");
+        StringRedisTemplate redis = new StringRedisTemplate(factory);
+        await().atMost(Duration.ofSeconds(5)).until(() -> {
+            redis.convertAndSend(prefix + ":ready", "ping");
+            return newcomer.contains("ping");
+        });
+
+        publisher.publish(0, List.of("skipped"));
+        await().during(Duration.ofMillis(300)).untilAsserted(() -> assertThat(newcomer).noneMatch(m -> m.endsWith("skipped")));
+
+        // the probe, once 5 s have passed, reaches the newcomer; from then on every publish goes out
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            publisher.publish(0, List.of("probe"));
+            return newcomer.stream().anyMatch(m -> m.endsWith("probe"));
+        });
+        publisher.publish(0, List.of("after"));
+        await().atMost(Duration.ofSeconds(2)).until(() -> newcomer.stream().anyMatch(m -> m.endsWith("after")));
+        assertThat(newcomer).noneMatch(m -> m.endsWith("skipped"));
     }
 
     private RedisReadySignal signal(String keyPrefix) {
