@@ -56,11 +56,16 @@ final class LiteralSql {
     }
 
     static String insertLogs(List<LogRow> logs) {
+        return logInsert(logs).toString();
+    }
+
+    /** The multi-row INSERT of log rows, in a builder that statements can follow. */
+    private static StringBuilder logInsert(List<LogRow> logs) {
         StringBuilder sql = new StringBuilder(INSERT_LOGS.length() + 160 * logs.size()).append(INSERT_LOGS);
         for (int i = 0; i < logs.size(); i++) {
             log(sql.append(i == 0 ? "" : ","), logs.get(i));
         }
-        return sql.toString();
+        return sql;
     }
 
     /**
@@ -75,7 +80,7 @@ final class LiteralSql {
      * change with {@code timed} gives each message its own time, in its guard and as its update time.
      */
     static String transitions(List<LogRow> logs, StatusChanges.Batch batch) {
-        StringBuilder sql = new StringBuilder(insertLogs(logs)).append(';');
+        StringBuilder sql = logInsert(logs).append(';');
         if (!batch.lockIds().isEmpty()) {
             sql.append("SELECT id FROM sdmq_message WHERE id IN ");
             ids(sql, batch.lockIds()).append(" ORDER BY id FOR UPDATE;");
