@@ -39,7 +39,7 @@ public final class TestServices {
     private static final Logger log = LoggerFactory.getLogger(TestServices.class);
     private static final String DB_PARAMS = "?connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true"
             + "&allowPublicKeyRetrieval=true&useSSL=false&useLocalSessionState=true"
-            + "&allowMultiQueries=true";
+            + "&allowMultiQueries=true&useLocalTransactionState=true";
     private static final List<String> createdDatabases = new CopyOnWriteArrayList<>();
     private static final Set<String> issuedPrefixes = ConcurrentHashMap.newKeySet();
 

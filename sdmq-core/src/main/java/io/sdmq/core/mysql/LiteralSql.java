@@ -27,9 +27,10 @@ final class LiteralSql {
     }
 
     /**
-     * New messages and their first log rows ({@code logs.get(i)} is the row of {@code messages.get(i)}), as
-     * multi-statements of two multi-row INSERTs each, cut so that each stays within about {@code maxChars} unless
-     * a single message is larger.
+     * New messages and their first log rows ({@code logs.get(i)} is the row of {@code messages.get(i)}) and their
+     * commit: multi-statements of two multi-row INSERTs each, cut so that each stays within about {@code maxChars}
+     * unless a single message is larger, the last one ending in {@code COMMIT}. When a statement fails the server
+     * runs none after it, so nothing is committed and the caller rolls back.
      */
     static List<String> insertAll(List<MessageRow> messages, List<LogRow> logs, int maxChars) {
         List<String> statements = new ArrayList<>();
@@ -37,7 +38,7 @@ final class LiteralSql {
         StringBuilder logRows = new StringBuilder();
         for (int i = 0; i < messages.size(); i++) {
             if (!rows.isEmpty() && rows.length() + logRows.length() > maxChars) {
-                statements.add(INSERT_MESSAGES + rows + ";" + INSERT_LOGS + logRows);
+                statements.add(inserts(rows, logRows).toString());
                 rows.setLength(0);
                 logRows.setLength(0);
             }
@@ -45,14 +46,19 @@ final class LiteralSql {
             log(logRows.append(logRows.isEmpty() ? "" : ","), logs.get(i));
         }
         if (!rows.isEmpty()) {
-            statements.add(INSERT_MESSAGES + rows + ";" + INSERT_LOGS + logRows);
+            statements.add(inserts(rows, logRows).append(";COMMIT").toString());
         }
         return statements;
     }
 
-    /** One message and its first log row, as {@link #insertAll} renders them. */
+    /** One message and its first log row, as {@link #insertAll} renders them, without the commit. */
     static String insert(MessageRow message, LogRow log) {
-        return insertAll(List.of(message), List.of(log), Integer.MAX_VALUE).get(0);
+        return inserts(message(new StringBuilder(), message), log(new StringBuilder(), log)).toString();
+    }
+
+    private static StringBuilder inserts(CharSequence rows, CharSequence logRows) {
+        return new StringBuilder(INSERT_MESSAGES.length() + rows.length() + INSERT_LOGS.length() + logRows.length()
+                + 8).append(INSERT_MESSAGES).append(rows).append(';').append(INSERT_LOGS).append(logRows);
     }
 
     static String insertLogs(List<LogRow> logs) {
@@ -72,7 +78,7 @@ final class LiteralSql {
      * A batch of transitions and its commit, so no row lock is held while the client is away: first the log rows,
      * then the lock of the messages' rows in id order when the batch has one, then each status change, then
      * {@code COMMIT}. When a statement fails the server runs none after it, so nothing is committed and the caller
-     * rolls back; the commit the caller sends after a success finds nothing to do.
+     * rolls back.
      * <p>
      * A change moves the status of its messages unless a row changed later than the change, or is terminal; a
      * requeue leaves DEAD or EXPIRED only when the row is still in the status it was requeued from. Attempts and due

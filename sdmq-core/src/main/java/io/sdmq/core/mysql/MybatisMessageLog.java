@@ -153,7 +153,7 @@ public final class MybatisMessageLog implements MessageLog {
             if (!hasErrorCode(e, ER_DUP_ENTRY)) {
                 throw e;
             }
-            session.rollback(true);
+            executeAll(session, "ROLLBACK");
         }
         log.debug("a batch of {} messages holds a taken (topic, bizKey); inserting them one by one", messages.size());
         return insertOneByOne(session, messages, thread);
@@ -212,6 +212,7 @@ public final class MybatisMessageLog implements MessageLog {
             try (SqlSession session = sessions.openSession(false)) {
                 try {
                     T result = work.apply(session);
+                    // with the driver's useLocalTransactionState no round trip when the work's SQL ended in COMMIT
                     session.commit(true);
                     return result;
                 } catch (RuntimeException e) {
@@ -229,12 +230,13 @@ public final class MybatisMessageLog implements MessageLog {
     }
 
     /**
-     * Rolls back whatever the failed work left, also what it ran on the connection itself, which MyBatis would not
-     * roll back on close.
+     * Rolls back whatever the failed work left, with a {@code ROLLBACK} statement: the driver's
+     * {@code useLocalTransactionState} skips {@code Connection.rollback()} when the last reply it read said no
+     * transaction was open, which after a failed first statement is the reply to the transaction before.
      */
     private static void rollback(SqlSession session, RuntimeException failure) {
         try {
-            session.rollback(true);
+            executeAll(session, "ROLLBACK");
         } catch (RuntimeException e) {
             failure.addSuppressed(e);
         }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -150,6 +151,36 @@ class MybatisMessageLogIT extends MessageLogContract {
         shortWaits.apply(batch);
         assertThat(shortWaits.find(first.id()).orElseThrow().status()).isEqualTo(DELAY);
         assertThat(shortWaits.find(second.id()).orElseThrow().status()).isEqualTo(DELAY);
+    }
+
+    /**
+     * New messages and their log rows commit in the multi-statement that inserts them: when the log rows cannot be
+     * written, the messages inserted before them in the same transaction are rolled back, not left for the next
+     * transaction on the connection to commit.
+     */
+    @Test
+    void a_push_batch_whose_log_rows_fail_commits_none_of_its_messages() throws SQLException {
+        TestServices.TestDatabase db = TestServices.freshDatabase();
+        HikariDataSource dataSource = (HikariDataSource) new TestServices.TestDatabase(
+                db.jdbcUrl() + "&sessionVariables=lock_wait_timeout=1", db.user(), db.password()).dataSource();
+        dataSource.setMaximumPoolSize(1);
+        dataSources.add(dataSource);
+        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        Message failed = message("order", "o-1");
+
+        try (Connection holder = DriverManager.getConnection(dataSource.getJdbcUrl(), db.user(), db.password());
+             Statement s = holder.createStatement()) {
+            s.execute("LOCK TABLES sdmq_message_log WRITE");
+            assertThatThrownBy(() -> shortWaits.insert(List.of(failed))).isInstanceOf(UnavailableException.class)
+                    .hasMessageContaining("insert 1 messages");
+            s.execute("UNLOCK TABLES");
+        }
+        Message next = message("order", "o-2");
+        shortWaits.insert(List.of(next));
+
+        assertThat(shortWaits.find(failed.id())).isEmpty();
+        assertThat(shortWaits.history(failed.id())).isEmpty();
+        assertThat(shortWaits.find(next.id()).orElseThrow().status()).isEqualTo(WAIT_PUT);
     }
 
     @Test
