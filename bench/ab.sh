@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One side of an A/B comparison: starts the given server jar on the local Redis and MariaDB (fresh database
-# sdmq_ab, fresh key prefix), warms its JIT up as bench/run.sh does, runs the given workloads from separate bench
-# JVMs and prints, per workload, the CPU seconds of the server, mariadbd and redis-server and the bench's key
-# figures. Run the two jars in turn, several times each (A B A B ...): the host's speed drifts within minutes.
+# sdmq_ab, fresh key prefix), warms its JIT up as bench/run.sh does (both use bench/common.sh), runs the given
+# workloads from separate bench JVMs and prints, per workload, the CPU seconds of the server, mariadbd and
+# redis-server and the bench's key figures. Run the two jars in turn, several times each (A B A B ...): the host's
+# speed drifts within minutes.
 #
 #   bench/ab.sh SERVER_JAR LABEL
 #
@@ -10,7 +11,9 @@
 #                    W3 a duration in seconds at 1 000 msgs/s
 #   AB_JAVA_OPTS     extra server JVM options (the parallel collector is always on, as in bench/run.sh)
 #   AB_SERVER_ARGS   extra server arguments, e.g. --sdmq.consumer.blocking-wait=0
-#   AB_WARMUP        0 skips the two W1 warm-ups (default 1)
+#   AB_WARMUP        0 skips the warm-ups (default 1)
+#   AB_INSTANCES     2 starts a second instance on the next port, same database and key prefix; the bench talks to
+#                    the first, "server" CPU is both together (default 1)
 #   AB_PROFILE       1 attaches async-profiler (AB_PROFILER_LIB, libasyncProfiler.so from the
 #                    tools.profiler:async-profiler jar) over the measured workloads, collapsed stacks per thread
 #
@@ -19,49 +22,45 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=bench/common.sh
+. bench/common.sh
+
 SERVER_JAR=$(realpath "$1")
 LABEL=$2
-BENCH_JAR=sdmq-bench/target/sdmq-bench-0.1.0-SNAPSHOT.jar
 PORT=18090
 DB=sdmq_ab
 PREFIX=sdmqab-$(date +%s%N)
 OUT=sdmq-bench/target/ab/$LABEL-$(date +%H%M%S)
+JAVA_OPTS="-XX:+UseParallelGC ${AB_JAVA_OPTS:-}"
+# shellcheck disable=SC2206 # a list of arguments
+SERVER_EXTRA_ARGS=(${AB_SERVER_ARGS:-})
 mkdir -p "$OUT"
-
-mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS $DB; CREATE DATABASE $DB"
-# shellcheck disable=SC2086 # option lists
-java -XX:+UseParallelGC ${AB_JAVA_OPTS:-} -jar "$SERVER_JAR" --server.port=$PORT \
-    --spring.data.redis.url=redis://127.0.0.1:6379 --spring.datasource.url=jdbc:mysql://127.0.0.1:3306/$DB \
-    --spring.datasource.username=root --spring.datasource.password= --sdmq.key-prefix="$PREFIX" \
-    --sdmq.recovery.auto-restore=false ${AB_SERVER_ARGS:-} >"$OUT/server.log" 2>&1 &
-SERVER_PID=$!
-cleanup() {
-    kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
-    redis-cli -h 127.0.0.1 -p 6379 --scan --pattern "$PREFIX:*" \
-        | xargs -r -n 500 redis-cli -h 127.0.0.1 -p 6379 DEL >/dev/null || true
-    mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS $DB" || true
-}
 trap cleanup EXIT
-for _ in $(seq 120); do
-    curl -sf "http://127.0.0.1:$PORT/actuator/health" >/dev/null && break
-    sleep 1
-done
+start_server
+SERVER_PIDS=$SERVER_PID
+if [ "${AB_INSTANCES:-1}" = 2 ]; then
+    launch_server $((PORT + 1)) "$OUT/server-2.log"
+    SERVER_PIDS="$SERVER_PID $LAUNCHED_PID"
+fi
 
 bench() {
-    timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" --url "http://127.0.0.1:$PORT" \
-        --redis redis://127.0.0.1:6379 --prefix "$PREFIX" --server-pid "$SERVER_PID" \
+    bench_jvm --url "http://127.0.0.1:$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" --server-pid "$SERVER_PID" \
         --server-db "jdbc:mysql://127.0.0.1:3306/$DB" --scale 1 "$@" >>"$OUT/bench.log" 2>&1
 }
+# user + system ticks of the given processes together
 cpu_ticks() {
-    awk '{ print $14 + $15 }' "/proc/$1/stat"
+    local sum=0 pid
+    for pid in "$@"; do
+        sum=$((sum + $(awk '{ print $14 + $15 }' "/proc/$pid/stat")))
+    done
+    echo "$sum"
 }
 profiler() {
     jcmd "$SERVER_PID" JVMTI.agent_load "$AB_PROFILER_LIB" "\"$1\"" >/dev/null
 }
 
 if [ "${AB_WARMUP:-1}" = 1 ]; then
-    bench --workload W1 --label warmup --messages 20000 --producers 16 --drain 10 --out "$OUT/warmup.jsonl"
-    bench --workload W1 --label warmup-4p --messages 10000 --producers 4 --drain 10 --out "$OUT/warmup.jsonl"
+    warm_up bench
 fi
 [ "${AB_PROFILE:-0}" = 1 ] && profiler "start,event=cpu,interval=1ms,threads"
 MARIADB_PID=$(pgrep -x mariadbd | head -1)
@@ -70,12 +69,14 @@ HZ=$(getconf CLK_TCK)
 for workload in ${AB_WORKLOADS:-W1:10000 W3:30}; do
     name=${workload%%:*}
     size=${workload#*:}
-    before="$(cpu_ticks "$SERVER_PID") $(cpu_ticks "$MARIADB_PID") $(cpu_ticks "$REDIS_PID")"
+    # shellcheck disable=SC2086 # a list of pids
+    before="$(cpu_ticks $SERVER_PIDS) $(cpu_ticks "$MARIADB_PID") $(cpu_ticks "$REDIS_PID")"
     case $name in
         W3) bench --workload W3 --rate 1000 --duration "$size" --inflight 256 --consumers 4 --out "$OUT/results.jsonl" ;;
         *) bench --workload "$name" --messages "$size" --producers 4 --consumers 4 --out "$OUT/results.jsonl" ;;
     esac
-    after="$(cpu_ticks "$SERVER_PID") $(cpu_ticks "$MARIADB_PID") $(cpu_ticks "$REDIS_PID")"
+    # shellcheck disable=SC2086 # a list of pids
+    after="$(cpu_ticks $SERVER_PIDS) $(cpu_ticks "$MARIADB_PID") $(cpu_ticks "$REDIS_PID")"
     echo "$before $after" | awk -v label="$LABEL $workload" -v hz="$HZ" \
         '{ printf "%s: CPU s server %.2f, mariadb %.2f, redis %.2f\n", label, ($4-$1)/hz, ($5-$2)/hz, ($6-$3)/hz }'
     tail -1 "$OUT/results.jsonl" | tr -d '{}"' | tr ',' '\n' | grep -E '^(pushRate|pushCallP50Ms|latenessP50Ms|latenessP99Ms|latenessP999Ms|lastDeliveryAfterDueSecondMs|lost|early|duplicates|finishCallAvgMs|idsPerFinish|benchCpuSeconds):' | paste -sd ' ' | sed 's/^/  /'

@@ -14,12 +14,13 @@
 # All traffic goes to 127.0.0.1; every step is bounded in count and time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/common.sh
+. bench/common.sh
 
 SCALE=${BENCH_SCALE:-0.05}
 PORT=${BENCH_PORT:-18080}
 JFR=${BENCH_JFR:-1}
 MD=${BENCH_MD:-BENCHMARKS.md}
-REDIS_URL=redis://127.0.0.1:6379
 DB=sdmq_bench
 PREFIX=sdmqbench-$(date +%s)
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
@@ -27,9 +28,7 @@ STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 COMMIT=$(git describe --always --dirty)
 OUT=sdmq-bench/target/runs/$STAMP
 SERVER_JAR=sdmq-server/target/sdmq-server-0.1.0-SNAPSHOT.jar
-BENCH_JAR=sdmq-bench/target/sdmq-bench-0.1.0-SNAPSHOT.jar
 RESULTS=$OUT/results.jsonl
-SERVER_PID=
 
 # n scaled, rounded, at least $2
 scaled() {
@@ -46,48 +45,18 @@ RAW_N=$(scaled 1000000 10000)
 mkdir -p "$OUT"
 LOAD_START=$(uptime)
 
-cleanup() {
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill "$SERVER_PID"
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
-    redis-cli -h 127.0.0.1 -p 6379 --scan --pattern "$PREFIX:*" \
-        | xargs -r -n 500 redis-cli -h 127.0.0.1 -p 6379 DEL >/dev/null || true
-    mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS $DB" || true
-}
 trap cleanup EXIT
 
 echo "building (mvnw -Pbench package)"
 ./mvnw -q -Pbench -DskipTests package
 
-if curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
-    echo "port $PORT is taken; set BENCH_PORT" >&2
-    exit 1
-fi
-mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS $DB; CREATE DATABASE $DB"
-SERVER_ARGS=(--server.port="$PORT" --spring.data.redis.url="$REDIS_URL"
-    --spring.datasource.url="jdbc:mysql://127.0.0.1:3306/$DB" --spring.datasource.username=root
-    --spring.datasource.password= --sdmq.key-prefix="$PREFIX" --sdmq.recovery.auto-restore=false)
 JAVA_OPTS=${SERVER_JAVA_OPTS:--XX:+UseParallelGC}
 if [ "$JFR" = 1 ]; then
     # from the start, so JFR's own instrumentation does not deoptimise warm code in the middle of the run
     JAVA_OPTS="${JAVA_OPTS:+$JAVA_OPTS }-XX:StartFlightRecording=name=bench,settings=profile,filename=$OUT/server.jfr"
 fi
-# shellcheck disable=SC2086 # JAVA_OPTS is a list of options
-java $JAVA_OPTS -jar "$SERVER_JAR" "${SERVER_ARGS[@]}" >"$OUT/server.log" 2>&1 &
-SERVER_PID=$!
+start_server
 echo "server pid $SERVER_PID on port $PORT, log $OUT/server.log"
-for _ in $(seq 120); do
-    if curl -sf "http://127.0.0.1:$PORT/actuator/health" >/dev/null; then
-        break
-    fi
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-        echo "the server exited; see $OUT/server.log" >&2
-        exit 1
-    fi
-    sleep 1
-done
-curl -sf "http://127.0.0.1:$PORT/actuator/health" >/dev/null
 
 COMMON=(--url "http://127.0.0.1:$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" --server-pid "$SERVER_PID"
     --server-db "jdbc:mysql://127.0.0.1:3306/$DB"
@@ -96,16 +65,10 @@ COMMON=(--url "http://127.0.0.1:$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" -
 bench() {
     printf '%q ' java -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "${COMMON[@]}" "$@" >>"$OUT/commands.txt"
     echo >>"$OUT/commands.txt"
-    # C1 only: the load generator's JVM lives for one workload, and C2 would spend much of it compiling, on cores
-    # the server needs
-    timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "${COMMON[@]}" "$@"
+    bench_jvm "${COMMON[@]}" "$@"
 }
 
-# warm the server's JIT up first; its figures go to a file of their own and are not reported
-bench --workload W1 --label warmup --messages 20000 --producers 16 --drain 10 --out "$OUT/warmup.jsonl"
-bench --workload W2 --label warmup-batch --messages 20000 --drain 10 --out "$OUT/warmup.jsonl"
-# and in W1's own shape: 4 producers leave consumers parked between messages, a path 16 producers seldom take
-bench --workload W1 --label warmup-4p --messages 10000 --producers 4 --drain 10 --out "$OUT/warmup.jsonl"
+warm_up bench
 bench --workload raw --messages "$RAW_N" --jdbc jdbc:mysql://127.0.0.1:3306/ --db-user root --db-password ''
 W1_FROM=$(date +%s%3N)
 bench --workload W1 --messages "$W1_N" --producers 4 --consumers 4
@@ -119,10 +82,7 @@ bench --workload W4 --messages "$W4_N" --producers 4 --consumers 4
 bench --workload W5 --messages "$W1_N" --preload "$W5_PRELOAD" --producers 4 --consumers 4
 bench --workload W6 --preload 0
 LOAD_END=$(uptime)
-
-kill "$SERVER_PID"
-wait "$SERVER_PID" 2>/dev/null || true
-SERVER_PID=
+stop_server
 
 {
     echo

@@ -1,0 +1,76 @@
+# Sourced by bench/run.sh and bench/ab.sh: a server jar on the local Redis and MariaDB with a fresh database and
+# key prefix, the bench JVM, the server's JIT warm-up, and the clean-up. The caller sets PORT, DB, PREFIX, OUT,
+# SERVER_JAR and JAVA_OPTS (a list of JVM options) before calling start_server, and may set SERVER_EXTRA_ARGS
+# (a list of server arguments).
+REDIS_URL=redis://127.0.0.1:6379
+BENCH_JAR=sdmq-bench/target/sdmq-bench-0.1.0-SNAPSHOT.jar
+SERVER_PID=
+STARTED_PIDS=()
+
+# starts the server on a fresh database $DB and waits for its health; its log goes to $OUT/server.log
+start_server() {
+    mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS $DB; CREATE DATABASE $DB"
+    launch_server "$PORT" "$OUT/server.log"
+    SERVER_PID=$LAUNCHED_PID
+}
+
+# another instance on the same database and key prefix, on port $1, logging to $2; its pid in LAUNCHED_PID
+launch_server() {
+    if curl -s -o /dev/null "http://127.0.0.1:$1/"; then
+        echo "port $1 is taken" >&2
+        exit 1
+    fi
+    SERVER_ARGS=(--server.port="$1" --spring.data.redis.url="$REDIS_URL"
+        --spring.datasource.url="jdbc:mysql://127.0.0.1:3306/$DB" --spring.datasource.username=root
+        --spring.datasource.password= --sdmq.key-prefix="$PREFIX" --sdmq.recovery.auto-restore=false
+        ${SERVER_EXTRA_ARGS[@]+"${SERVER_EXTRA_ARGS[@]}"})
+    # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
+    java $JAVA_OPTS -jar "$SERVER_JAR" "${SERVER_ARGS[@]}" >"$2" 2>&1 &
+    LAUNCHED_PID=$!
+    STARTED_PIDS+=("$LAUNCHED_PID")
+    for _ in $(seq 120); do
+        if curl -sf "http://127.0.0.1:$1/actuator/health" >/dev/null; then
+            return 0
+        fi
+        if ! kill -0 "$LAUNCHED_PID" 2>/dev/null; then
+            break
+        fi
+        sleep 1
+    done
+    echo "the server did not come up; see $2" >&2
+    exit 1
+}
+
+# stops every instance started
+stop_server() {
+    for pid in ${STARTED_PIDS[@]+"${STARTED_PIDS[@]}"}; do
+        if kill -0 "$pid" 2>/dev/null; then
+            kill "$pid"
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
+    STARTED_PIDS=()
+    SERVER_PID=
+}
+
+# the EXIT trap of both scripts: the server, the prefix's Redis keys and the database go
+cleanup() {
+    stop_server
+    redis-cli -h 127.0.0.1 -p 6379 --scan --pattern "$PREFIX:*" \
+        | xargs -r -n 500 redis-cli -h 127.0.0.1 -p 6379 DEL >/dev/null || true
+    mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS $DB" || true
+}
+
+# the bench JVM with its arguments. C1 only: the load generator's JVM lives for one workload, and C2 would spend much
+# of it compiling, on cores the server needs
+bench_jvm() {
+    timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "$@"
+}
+
+# warms the server's JIT up with the given bench function; its figures go to $OUT/warmup.jsonl and are not reported
+warm_up() {
+    "$1" --workload W1 --label warmup --messages 20000 --producers 16 --drain 10 --out "$OUT/warmup.jsonl"
+    "$1" --workload W2 --label warmup-batch --messages 20000 --drain 10 --out "$OUT/warmup.jsonl"
+    # and in W1's own shape: 4 producers leave consumers parked between messages, a path 16 producers seldom take
+    "$1" --workload W1 --label warmup-4p --messages 10000 --producers 4 --drain 10 --out "$OUT/warmup.jsonl"
+}
