@@ -61,9 +61,10 @@ public record SdmqProperties(
      * @param capacity     pending MySQL writes before producers get 503 (back-pressure)
      * @param batch        most writes folded into one transaction
      * @param writeTimeout how long a request waits for its commit before it answers 503
+     * @param linger       how long the background writer gathers non-terminal transitions into one transaction
      */
     public record Journal(@DefaultValue("100000") int capacity, @DefaultValue("1000") int batch,
-                          @DefaultValue("5s") Duration writeTimeout, @DefaultValue("20ms") Duration linger) {
+                          @DefaultValue("5s") Duration writeTimeout, @DefaultValue("60ms") Duration linger) {
     }
 
     /**

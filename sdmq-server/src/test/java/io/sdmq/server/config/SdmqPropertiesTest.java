@@ -19,6 +19,7 @@ class SdmqPropertiesTest {
         SdmqProperties p = bind(Map.of());
 
         assertThat(p.consumer().blockingWait()).isEqualTo(Duration.ofMillis(50));
+        assertThat(p.journal().linger()).isEqualTo(Duration.ofMillis(60));
         assertThat(p.limits().pushPerSecond()).isZero();
     }
 
