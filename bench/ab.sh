@@ -44,8 +44,7 @@ if [ "${AB_INSTANCES:-1}" = 2 ]; then
 fi
 
 bench() {
-    bench_jvm --url "http://127.0.0.1:$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" --server-pid "$SERVER_PID" \
-        --server-db "jdbc:mysql://127.0.0.1:3306/$DB" --scale 1 "$@" >>"$OUT/bench.log" 2>&1
+    bench_jvm "${BENCH_TARGET[@]}" --scale 1 "$@" >>"$OUT/bench.log" 2>&1
 }
 # user + system ticks of the given processes together
 cpu_ticks() {

@@ -7,11 +7,14 @@ BENCH_JAR=sdmq-bench/target/sdmq-bench-0.1.0-SNAPSHOT.jar
 SERVER_PID=
 STARTED_PIDS=()
 
-# starts the server on a fresh database $DB and waits for its health; its log goes to $OUT/server.log
+# starts the server on a fresh database $DB and waits for its health; its log goes to $OUT/server.log. BENCH_TARGET
+# then holds the bench's arguments that point it at this server, its key prefix, process and database
 start_server() {
     mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS $DB; CREATE DATABASE $DB"
     launch_server "$PORT" "$OUT/server.log"
     SERVER_PID=$LAUNCHED_PID
+    BENCH_TARGET=(--url "http://127.0.0.1:$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" --server-pid "$SERVER_PID"
+        --server-db "jdbc:mysql://127.0.0.1:3306/$DB")
 }
 
 # another instance on the same database and key prefix, on port $1, logging to $2; its pid in LAUNCHED_PID

@@ -58,9 +58,7 @@ fi
 start_server
 echo "server pid $SERVER_PID on port $PORT, log $OUT/server.log"
 
-COMMON=(--url "http://127.0.0.1:$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" --server-pid "$SERVER_PID"
-    --server-db "jdbc:mysql://127.0.0.1:3306/$DB"
-    --out "$RESULTS" --scale "$SCALE")
+COMMON=("${BENCH_TARGET[@]}" --out "$RESULTS" --scale "$SCALE")
 : >"$OUT/commands.txt"
 bench() {
     printf '%q ' java -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "${COMMON[@]}" "$@" >>"$OUT/commands.txt"
