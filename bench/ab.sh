@@ -25,18 +25,10 @@ cd "$(dirname "$0")/.."
 # shellcheck source=bench/common.sh
 . bench/common.sh
 
-SERVER_JAR=$(realpath "$1")
-LABEL=$2
-PORT=18090
-DB=sdmq_ab
-PREFIX=sdmqab-$(date +%s%N)
-OUT=sdmq-bench/target/ab/$LABEL-$(date +%H%M%S)
 JAVA_OPTS="-XX:+UseParallelGC ${AB_JAVA_OPTS:-}"
 # shellcheck disable=SC2206 # a list of arguments
 SERVER_EXTRA_ARGS=(${AB_SERVER_ARGS:-})
-mkdir -p "$OUT"
-trap cleanup EXIT
-start_server
+start_side "$1" "$2" 18090 sdmq_ab ab
 SERVER_PIDS=$SERVER_PID
 if [ "${AB_INSTANCES:-1}" = 2 ]; then
     launch_server $((PORT + 1)) "$OUT/server-2.log"

@@ -17,6 +17,21 @@ start_server() {
         --server-db "jdbc:mysql://127.0.0.1:3306/$DB")
 }
 
+# one side of an alternating comparison (ab.sh, wrk-push.sh): the jar $1 labelled $2, on port $3 with a fresh
+# database $4 and key prefix, raw files in sdmq-bench/target/$5/<label>-<time>/, all cleaned up on exit. The caller
+# sets JAVA_OPTS, and may set SERVER_EXTRA_ARGS, first
+start_side() {
+    SERVER_JAR=$(realpath "$1")
+    LABEL=$2
+    PORT=$3
+    DB=$4
+    PREFIX=sdmq$5-$(date +%s%N)
+    OUT=sdmq-bench/target/$5/$LABEL-$(date +%H%M%S)
+    mkdir -p "$OUT"
+    trap cleanup EXIT
+    start_server
+}
+
 # another instance on the same database and key prefix, on port $1, logging to $2; its pid in LAUNCHED_PID
 launch_server() {
     if curl -s -o /dev/null "http://127.0.0.1:$1/"; then

@@ -16,17 +16,9 @@ cd "$(dirname "$0")/.."
 # shellcheck source=bench/common.sh
 . bench/common.sh
 
-SERVER_JAR=$(realpath "$1")
-LABEL=$2
-PORT=18092
-DB=sdmq_wrk
-PREFIX=sdmqwrk-$(date +%s%N)
-OUT=sdmq-bench/target/wrk/$LABEL-$(date +%H%M%S)
 JAVA_OPTS="-XX:+UseParallelGC"
 CONNECTIONS=${WRK_CONNECTIONS:-4}
-mkdir -p "$OUT"
-trap cleanup EXIT
-start_server
+start_side "$1" "$2" 18092 sdmq_wrk wrk
 
 cat >"$OUT/push.lua" <<'EOF'
 wrk.method = "POST"
