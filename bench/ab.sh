@@ -38,14 +38,6 @@ fi
 bench() {
     bench_jvm "${BENCH_TARGET[@]}" --scale 1 "$@" >>"$OUT/bench.log" 2>&1
 }
-# user + system ticks of the given processes together
-cpu_ticks() {
-    local sum=0 pid
-    for pid in "$@"; do
-        sum=$((sum + $(awk '{ print $14 + $15 }' "/proc/$pid/stat")))
-    done
-    echo "$sum"
-}
 profiler() {
     jcmd "$SERVER_PID" JVMTI.agent_load "$AB_PROFILER_LIB" "\"$1\"" >/dev/null
 }
@@ -54,20 +46,18 @@ if [ "${AB_WARMUP:-1}" = 1 ]; then
     warm_up bench
 fi
 [ "${AB_PROFILE:-0}" = 1 ] && profiler "start,event=cpu,interval=1ms,threads"
-MARIADB_PID=$(pgrep -x mariadbd | head -1)
-REDIS_PID=$(pgrep -x redis-server | head -1)
 HZ=$(getconf CLK_TCK)
 for workload in ${AB_WORKLOADS:-W1:10000 W3:30}; do
     name=${workload%%:*}
     size=${workload#*:}
     # shellcheck disable=SC2086 # a list of pids
-    before="$(cpu_ticks $SERVER_PIDS) $(cpu_ticks "$MARIADB_PID") $(cpu_ticks "$REDIS_PID")"
+    before="$(cpu_ticks $SERVER_PIDS)"
     case $name in
         W3) bench --workload W3 --rate 1000 --duration "$size" --inflight 256 --consumers 4 --out "$OUT/results.jsonl" ;;
         *) bench --workload "$name" --messages "$size" --producers 4 --consumers 4 --out "$OUT/results.jsonl" ;;
     esac
     # shellcheck disable=SC2086 # a list of pids
-    after="$(cpu_ticks $SERVER_PIDS) $(cpu_ticks "$MARIADB_PID") $(cpu_ticks "$REDIS_PID")"
+    after="$(cpu_ticks $SERVER_PIDS)"
     echo "$before $after" | awk -v label="$LABEL $workload" -v hz="$HZ" \
         '{ printf "%s: CPU s server %.2f, mariadb %.2f, redis %.2f\n", label, ($4-$1)/hz, ($5-$2)/hz, ($6-$3)/hz }'
     tail -1 "$OUT/results.jsonl" | tr -d '{}"' | tr ',' '\n' | grep -E '^(pushRate|pushCallP50Ms|latenessP50Ms|latenessP99Ms|latenessP999Ms|lastDeliveryAfterDueSecondMs|lost|early|duplicates|finishCallAvgMs|idsPerFinish|benchCpuSeconds):' | paste -sd ' ' | sed 's/^/  /'

@@ -32,6 +32,20 @@ start_side() {
     start_server
 }
 
+# CPU ticks (user + system) of the given server processes together, then of mariadbd, then of redis-server: the
+# "before" or "after" of a measured workload
+cpu_ticks() {
+    local server=0 pid
+    for pid in "$@"; do
+        server=$((server + $(process_ticks "$pid")))
+    done
+    echo "$server $(process_ticks "$(pgrep -x mariadbd | head -1)") $(process_ticks "$(pgrep -x redis-server | head -1)")"
+}
+
+process_ticks() {
+    awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
 # another instance on the same database and key prefix, on port $1, logging to $2; its pid in LAUNCHED_PID
 launch_server() {
     if curl -s -o /dev/null "http://127.0.0.1:$1/"; then

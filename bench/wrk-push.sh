@@ -34,14 +34,9 @@ URL="http://127.0.0.1:$PORT"
 wrk -t1 -c16 -d15s -s "$OUT/push.lua" "$URL" >"$OUT/warmup.txt"
 wrk -t1 -c"$CONNECTIONS" -d10s -s "$OUT/push.lua" "$URL" >>"$OUT/warmup.txt"
 
-ticks() {
-    awk '{ print $14 + $15 }' "/proc/$1/stat"
-}
-MARIADB_PID=$(pgrep -x mariadbd | head -1)
-REDIS_PID=$(pgrep -x redis-server | head -1)
-before="$(ticks "$SERVER_PID") $(ticks "$MARIADB_PID") $(ticks "$REDIS_PID")"
+before=$(cpu_ticks "$SERVER_PID")
 wrk -t1 -c"$CONNECTIONS" -d"${WRK_SECONDS:-20}s" --latency -s "$OUT/push.lua" "$URL" >"$OUT/wrk.txt"
-after="$(ticks "$SERVER_PID") $(ticks "$MARIADB_PID") $(ticks "$REDIS_PID")"
+after=$(cpu_ticks "$SERVER_PID")
 requests=$(awk '/requests in/ { print $1 }' "$OUT/wrk.txt")
 if grep -q 'Non-2xx' "$OUT/wrk.txt"; then
     echo "some pushes were refused; see $OUT/wrk.txt" >&2
