@@ -175,25 +175,52 @@ final class JournalWriter implements Runnable {
     private void writeAll(List<Write> writes) {
         List<Write> inserts = writes.stream().filter(w -> w.messages() != null).toList();
         List<Write> transitions = writes.stream().filter(w -> w.transition() != null).toList();
-        if (!inserts.isEmpty()) {
-            writeInserts(inserts);
-        }
-        if (!transitions.isEmpty()) {
-            writeTransitions(transitions);
+        if (inserts.isEmpty() || transitions.isEmpty() || !writeTogether(inserts, transitions)) {
+            if (!inserts.isEmpty()) {
+                writeInserts(inserts);
+            }
+            if (!transitions.isEmpty()) {
+                writeTransitions(transitions);
+            }
         }
         writes.stream().filter(Write::isFlush).forEach(flush -> flush.done().complete(List.of()));
     }
 
-    private void writeInserts(List<Write> inserts) {
-        List<Message> messages = inserts.stream().flatMap(w -> w.messages().stream()).toList();
+    /**
+     * New messages and transitions in one transaction, one commit; false when it failed, and nothing was written,
+     * so the caller writes them apart, each with its own handling of failure.
+     */
+    private boolean writeTogether(List<Write> inserts, List<Write> transitions) {
         try {
-            List<Long> ids = messageLog.insert(messages);
-            int from = 0;
-            for (Write write : inserts) {
-                int to = from + write.messages().size();
-                write.done().complete(ids.subList(from, to));
-                from = to;
-            }
+            complete(inserts, messageLog.insertAndApply(messages(inserts),
+                    transitions.stream().map(Write::transition).toList()));
+        } catch (RuntimeException e) {
+            log.warn("could not write {} new messages and {} transitions together ({}); writing them apart",
+                    inserts.size(), transitions.size(), rootCause(e));
+            return false;
+        }
+        transitions.stream().filter(w -> w.done() != null).forEach(w -> w.done().complete(List.of()));
+        return true;
+    }
+
+    private static List<Message> messages(List<Write> inserts) {
+        return inserts.stream().flatMap(w -> w.messages().stream()).toList();
+    }
+
+    /** Completes each insert with its messages' share of {@code ids}, in order. */
+    private static void complete(List<Write> inserts, List<Long> ids) {
+        int from = 0;
+        for (Write write : inserts) {
+            int to = from + write.messages().size();
+            write.done().complete(ids.subList(from, to));
+            from = to;
+        }
+    }
+
+    private void writeInserts(List<Write> inserts) {
+        List<Message> messages = messages(inserts);
+        try {
+            complete(inserts, messageLog.insert(messages));
         } catch (RuntimeException e) {
             log.error("could not insert {} messages ({}); their pushes answer 503", messages.size(), rootCause(e));
             inserts.forEach(w -> w.done().completeExceptionally(e));

@@ -7,22 +7,21 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The three MySQL writers, each a group-commit thread of its own: new messages, terminal transitions a caller waits
- * for, and background transitions. A push or a finish thus waits for one commit and never behind background work;
- * only the background writer lingers to gather more per transaction.
+ * The two MySQL writers, each a group-commit thread of its own: one for the writes a caller waits for (new messages
+ * and terminal transitions, gathered into one transaction and one commit), one for background transitions. A push or
+ * a finish thus waits for one commit and never behind background work; only the background writer lingers to gather
+ * more per transaction.
  * A message's transitions are queued only after its insert committed; a background transition that reaches MySQL
  * after a terminal one is logged but cannot move the status out of it.
  */
 final class Journals {
-    private final JournalWriter inserts;
-    private final JournalWriter terminals;
+    private final JournalWriter durable;
     private final JournalWriter background;
     private final long joinMs;
     private List<Thread> threads = List.of();
 
     Journals(MessageLog messageLog, EngineSettings settings) {
-        this.inserts = writer(messageLog, settings, Duration.ZERO);
-        this.terminals = writer(messageLog, settings, Duration.ZERO);
+        this.durable = writer(messageLog, settings, Duration.ZERO);
         this.background = writer(messageLog, settings, settings.journalLinger());
         this.joinMs = settings.writeTimeout().toMillis();
     }
@@ -32,12 +31,9 @@ final class Journals {
                 settings.writeTimeout(), linger);
     }
 
-    JournalWriter inserts() {
-        return inserts;
-    }
-
-    JournalWriter terminals() {
-        return terminals;
+    /** New messages and terminal transitions, whose callers wait for the commit. */
+    JournalWriter durable() {
+        return durable;
     }
 
     /** Non-terminal transitions, in the order they happened. */
@@ -46,8 +42,7 @@ final class Journals {
     }
 
     void start() {
-        threads = List.of(Daemons.thread("sdmq-insert", inserts), Daemons.thread("sdmq-terminal", terminals),
-                Daemons.thread("sdmq-journal", background));
+        threads = List.of(Daemons.thread("sdmq-commit", durable), Daemons.thread("sdmq-journal", background));
         threads.forEach(Thread::start);
     }
 
@@ -68,6 +63,6 @@ final class Journals {
     }
 
     int pending() {
-        return inserts.pending() + terminals.pending() + background.pending();
+        return durable.pending() + background.pending();
     }
 }

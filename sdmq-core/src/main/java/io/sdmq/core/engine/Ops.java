@@ -44,12 +44,12 @@ final class Ops {
 
     /** Writes a terminal transition and waits for its commit. */
     void commit(Transition transition) {
-        workers.journals().terminals().commit(transition);
+        workers.journals().durable().commit(transition);
     }
 
     /** Writes terminal transitions and waits until all are committed (they share transactions). */
     void commitAll(List<Transition> transitions) {
-        workers.journals().terminals().commitAll(transitions);
+        workers.journals().durable().commitAll(transitions);
     }
 
     /** Writes a non-terminal transition in the background. */

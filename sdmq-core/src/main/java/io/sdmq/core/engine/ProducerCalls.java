@@ -32,7 +32,7 @@ final class ProducerCalls {
 
     PushResult push(PushRequest request, OnDuplicate onDuplicate) {
         Message message = ops.settings.pushRules().toMessage(request, ids.nextId(), ops.clock.millis());
-        return land(List.of(message), List.of(ops.workers.journals().inserts().insert(message)), onDuplicate).get(0);
+        return land(List.of(message), List.of(ops.workers.journals().durable().insert(message)), onDuplicate).get(0);
     }
 
     List<PushResult> pushBatch(List<PushRequest> requests, OnDuplicate onDuplicate) {
@@ -52,7 +52,7 @@ final class ProducerCalls {
         if (!errors.isEmpty()) {
             throw new InvalidRequestException("messages", String.join("; ", errors));
         }
-        return land(messages, ops.workers.journals().inserts().insertAll(messages), onDuplicate);
+        return land(messages, ops.workers.journals().durable().insertAll(messages), onDuplicate);
     }
 
     /**

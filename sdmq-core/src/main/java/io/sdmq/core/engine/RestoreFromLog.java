@@ -142,7 +142,7 @@ final class RestoreFromLog {
         if (store.holds(bucket, id)) {
             return RestoreOutcome.ALREADY_PRESENT;
         }
-        workers.journals().terminals().commit(Transition.of(id, row.status(), MessageStatus.EXPIRED, now,
+        workers.journals().durable().commit(Transition.of(id, row.status(), MessageStatus.EXPIRED, now,
                 store.bucketName(bucket)).withNote("overdue at restore"));
         return RestoreOutcome.EXPIRED;
     }

@@ -27,12 +27,13 @@ final class LiteralSql {
     }
 
     /**
-     * New messages and their first log rows ({@code logs.get(i)} is the row of {@code messages.get(i)}) and their
-     * commit: multi-statements of two multi-row INSERTs each, cut so that each stays within about {@code maxChars}
-     * unless a single message is larger, the last one ending in {@code COMMIT}. When a statement fails the server
-     * runs none after it, so nothing is committed and the caller rolls back.
+     * New messages and their first log rows ({@code logs.get(i)} is the row of {@code messages.get(i)}) and what
+     * ends their transaction: multi-statements of two multi-row INSERTs each, cut so that each stays within about
+     * {@code maxChars} unless a single message is larger, the last one followed by {@code end} (statements ending in
+     * {@code COMMIT}). When a statement fails the server runs none after it, so nothing is committed and the caller
+     * rolls back.
      */
-    static List<String> insertAll(List<MessageRow> messages, List<LogRow> logs, int maxChars) {
+    static List<String> insertAll(List<MessageRow> messages, List<LogRow> logs, int maxChars, String end) {
         List<String> statements = new ArrayList<>();
         StringBuilder rows = new StringBuilder();
         StringBuilder logRows = new StringBuilder();
@@ -46,7 +47,7 @@ final class LiteralSql {
             log(logRows.append(logRows.isEmpty() ? "" : ","), logs.get(i));
         }
         if (!rows.isEmpty()) {
-            statements.add(inserts(rows, logRows).append(";COMMIT").toString());
+            statements.add(inserts(rows, logRows).append(';').append(end).toString());
         }
         return statements;
     }

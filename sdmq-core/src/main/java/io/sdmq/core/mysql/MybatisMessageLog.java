@@ -64,7 +64,7 @@ public final class MybatisMessageLog implements MessageLog {
         }
         String thread = Thread.currentThread().getName();
         return inTransaction("insert " + messages.size() + " messages",
-                session -> insertAll(session, messages, thread));
+                session -> insertAll(session, messages, thread, "COMMIT"));
     }
 
     @Override
@@ -72,12 +72,28 @@ public final class MybatisMessageLog implements MessageLog {
         if (transitions.isEmpty()) {
             return;
         }
-        StatusChanges.Batch batch = StatusChanges.Batch.of(StatusChanges.fold(transitions));
-        String sql = LiteralSql.transitions(transitions.stream().map(t -> Rows.log(t, host)).toList(), batch);
+        String sql = transitionsSql(transitions);
         inTransaction("apply " + transitions.size() + " transitions", session -> {
             executeAll(session, sql);
             return null;
         });
+    }
+
+    /** The transitions' SQL follows the inserts in their multi-statement: one round trip, one commit. */
+    @Override
+    public List<Long> insertAndApply(List<Message> messages, List<Transition> transitions) {
+        if (messages.isEmpty() || transitions.isEmpty()) {
+            return MessageLog.super.insertAndApply(messages, transitions);
+        }
+        String thread = Thread.currentThread().getName();
+        String sql = transitionsSql(transitions);
+        return inTransaction("insert " + messages.size() + " messages and apply " + transitions.size()
+                + " transitions", session -> insertAll(session, messages, thread, sql));
+    }
+
+    private String transitionsSql(List<Transition> transitions) {
+        StatusChanges.Batch batch = StatusChanges.Batch.of(StatusChanges.fold(transitions));
+        return LiteralSql.transitions(transitions.stream().map(t -> Rows.log(t, host)).toList(), batch);
     }
 
     @Override
@@ -142,11 +158,12 @@ public final class MybatisMessageLog implements MessageLog {
                 mapper -> mapper.findLogs(id).stream().map(Rows::transition).toList());
     }
 
-    private List<Long> insertAll(SqlSession session, List<Message> messages, String thread) {
+    /** Inserts the messages, then runs {@code end}: statements ending in {@code COMMIT}. */
+    private List<Long> insertAll(SqlSession session, List<Message> messages, String thread, String end) {
         try {
             List<Message> ordered = messages.stream().sorted(BY_KEY).toList();
             LiteralSql.insertAll(ordered.stream().map(Rows::newMessage).toList(),
-                            ordered.stream().map(m -> Rows.firstLog(m, host, thread)).toList(), STATEMENT_CHARS)
+                            ordered.stream().map(m -> Rows.firstLog(m, host, thread)).toList(), STATEMENT_CHARS, end)
                     .forEach(sql -> executeAll(session, sql));
             return messages.stream().map(Message::id).toList();
         } catch (PersistenceException e) {
@@ -156,7 +173,9 @@ public final class MybatisMessageLog implements MessageLog {
             executeAll(session, "ROLLBACK");
         }
         log.debug("a batch of {} messages holds a taken (topic, bizKey); inserting them one by one", messages.size());
-        return insertOneByOne(session, messages, thread);
+        List<Long> ids = insertOneByOne(session, messages, thread);
+        executeAll(session, end);
+        return ids;
     }
 
     /** Keeps the first message of each (topic, bizKey), in the batch or already stored, and answers its id. */

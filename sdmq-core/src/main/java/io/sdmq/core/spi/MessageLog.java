@@ -27,6 +27,16 @@ public interface MessageLog {
      */
     void apply(List<Transition> transitions);
 
+    /**
+     * {@link #insert} and then {@link #apply}, in one transaction where the store can: one commit for the new
+     * messages of concurrent pushes and the terminal transitions of concurrent finishes.
+     */
+    default List<Long> insertAndApply(List<Message> messages, List<Transition> transitions) {
+        List<Long> ids = insert(messages);
+        apply(transitions);
+        return ids;
+    }
+
     Optional<StoredMessage> find(long id);
 
     /** The message holding a {@code (topic, bizKey)}, if any. */

@@ -84,6 +84,55 @@ class JournalWriterTest {
     }
 
     @Test
+    void new_messages_and_terminal_transitions_queued_together_share_one_commit() throws Exception {
+        Message earlier = aMessage().build();
+        messageLog.insert(List.of(earlier));
+        List<String> calls = new CopyOnWriteArrayList<>();
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        JournalWriter writer = start(recordingCalls(messageLog, calls, firstHeld, release, false));
+
+        Future<Long> first = callers.submit(() -> writer.insert(aMessage().build()));
+        firstHeld.await(5, TimeUnit.SECONDS);
+        Message next = aMessage().build();
+        Future<Long> pushed = callers.submit(() -> writer.insert(next));
+        Future<?> deleting = callers.submit(() -> writer.commit(deleted(earlier)));
+        await().until(() -> writer.pending() == 2);
+        release.countDown();
+
+        first.get(5, TimeUnit.SECONDS);
+        assertThat(pushed.get(5, TimeUnit.SECONDS)).isEqualTo(next.id());
+        deleting.get(5, TimeUnit.SECONDS);
+        assertThat(calls).containsExactly("insert 1", "insertAndApply 1+1");
+        assertThat(messageLog.find(earlier.id()).orElseThrow().status()).isEqualTo(MessageStatus.DELETED);
+    }
+
+    @Test
+    void when_writing_together_fails_messages_and_transitions_are_written_apart() throws Exception {
+        Message earlier = aMessage().build();
+        messageLog.insert(List.of(earlier));
+        List<String> calls = new CopyOnWriteArrayList<>();
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        JournalWriter writer = start(recordingCalls(messageLog, calls, firstHeld, release, true));
+
+        Future<Long> first = callers.submit(() -> writer.insert(aMessage().build()));
+        firstHeld.await(5, TimeUnit.SECONDS);
+        Message next = aMessage().build();
+        Future<Long> pushed = callers.submit(() -> writer.insert(next));
+        Future<?> deleting = callers.submit(() -> writer.commit(deleted(earlier)));
+        await().until(() -> writer.pending() == 2);
+        release.countDown();
+
+        first.get(5, TimeUnit.SECONDS);
+        assertThat(pushed.get(5, TimeUnit.SECONDS)).isEqualTo(next.id());
+        deleting.get(5, TimeUnit.SECONDS);
+        assertThat(calls).containsExactly("insert 1", "insertAndApply 1+1", "insert 1", "apply 1");
+        assertThat(messageLog.find(next.id())).isPresent();
+        assertThat(messageLog.find(earlier.id()).orElseThrow().status()).isEqualTo(MessageStatus.DELETED);
+    }
+
+    @Test
     void a_lingering_writer_gathers_transitions_until_its_batch_is_full() {
         List<Message> messages = List.of(aMessage().build(), aMessage().build(), aMessage().build());
         lingeringWith(3, messages);
@@ -128,6 +177,10 @@ class JournalWriterTest {
         return Transition.of(m.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY, m.createTime() + 1, "b0");
     }
 
+    private static Transition deleted(Message m) {
+        return Transition.of(m.id(), MessageStatus.WAIT_PUT, MessageStatus.DELETED, m.createTime() + 2, "b0");
+    }
+
     private JournalWriter start(MessageLog log) {
         return start(log, 1_000, Duration.ZERO);
     }
@@ -144,6 +197,33 @@ class JournalWriterTest {
                 (self, method, args) -> {
                     if (method.getName().equals("apply")) {
                         sizes.add(((List<?>) args[0]).size());
+                    }
+                    return method.invoke(target, args);
+                });
+    }
+
+    /**
+     * Names each write it passes on, with its sizes; holds the first until released, and fails writing together
+     * when {@code failTogether}.
+     */
+    private static MessageLog recordingCalls(MessageLog target, List<String> calls, CountDownLatch held,
+                                             CountDownLatch release, boolean failTogether) {
+        return (MessageLog) Proxy.newProxyInstance(MessageLog.class.getClassLoader(), new Class<?>[] {MessageLog.class},
+                (self, method, args) -> {
+                    switch (method.getName()) {
+                        case "insert", "apply" -> calls.add(method.getName() + " " + ((List<?>) args[0]).size());
+                        case "insertAndApply" -> {
+                            calls.add("insertAndApply " + ((List<?>) args[0]).size() + "+" + ((List<?>) args[1]).size());
+                            if (failTogether) {
+                                throw new IllegalStateException("cannot write together (test)");
+                            }
+                        }
+                        default -> {
+                        }
+                    }
+                    if (held.getCount() > 0) {
+                        held.countDown();
+                        release.await(5, TimeUnit.SECONDS);
                     }
                     return method.invoke(target, args);
                 });

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.TimeZone;
 
 import static io.sdmq.common.MessageStatus.DELAY;
+import static io.sdmq.common.MessageStatus.DELETED;
 import static io.sdmq.common.MessageStatus.WAIT_PUT;
 import static io.sdmq.core.spi.MessageBuilder.aMessage;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -181,6 +182,37 @@ class MybatisMessageLogIT extends MessageLogContract {
         assertThat(shortWaits.find(failed.id())).isEmpty();
         assertThat(shortWaits.history(failed.id())).isEmpty();
         assertThat(shortWaits.find(next.id()).orElseThrow().status()).isEqualTo(WAIT_PUT);
+    }
+
+    /**
+     * New messages and transitions written together commit together: when an update of the transitions cannot run,
+     * the messages inserted before it in the same multi-statement are rolled back with it.
+     */
+    @Test
+    void messages_and_transitions_written_together_commit_nothing_when_the_transitions_fail() throws SQLException {
+        TestServices.TestDatabase db = TestServices.freshDatabase();
+        HikariDataSource dataSource = (HikariDataSource) new TestServices.TestDatabase(
+                db.jdbcUrl() + "&sessionVariables=innodb_lock_wait_timeout=1", db.user(), db.password()).dataSource();
+        dataSources.add(dataSource);
+        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        Message earlier = message("order", "o-1");
+        shortWaits.insert(List.of(earlier));
+        Message fresh = message("order", "o-2");
+        List<Transition> deleted = List.of(Transition.of(earlier.id(), WAIT_PUT, DELETED, T0 + 1, BUCKET));
+
+        try (Connection holder = dataSource.getConnection(); Statement s = holder.createStatement()) {
+            holder.setAutoCommit(false);
+            s.executeQuery("SELECT id FROM sdmq_message WHERE id = " + earlier.id() + " FOR UPDATE").close();
+            assertThatThrownBy(() -> shortWaits.insertAndApply(List.of(fresh), deleted))
+                    .isInstanceOf(UnavailableException.class).hasMessageContaining("insert 1 messages and apply 1");
+            holder.rollback();
+        }
+
+        assertThat(shortWaits.find(fresh.id())).isEmpty();
+        assertThat(shortWaits.history(fresh.id())).isEmpty();
+        assertThat(shortWaits.find(earlier.id()).orElseThrow().status()).isEqualTo(WAIT_PUT);
+        assertThat(shortWaits.insertAndApply(List.of(fresh), deleted)).containsExactly(fresh.id());
+        assertThat(shortWaits.find(earlier.id()).orElseThrow().status()).isEqualTo(DELETED);
     }
 
     @Test

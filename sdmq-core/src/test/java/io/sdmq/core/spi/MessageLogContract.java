@@ -119,6 +119,22 @@ public abstract class MessageLogContract {
     }
 
     @Test
+    void new_messages_and_transitions_written_together_are_each_as_if_written_alone() {
+        Message earlier = stored(message("order", "o-1"));
+        Message fresh = message("order", "o-2");
+        Message taken = message("order", "o-1");
+        Transition deleted = Transition.of(earlier.id(), WAIT_PUT, DELETED, T0 + 3, BUCKET);
+
+        List<Long> answer = log.insertAndApply(List.of(fresh, taken), List.of(deleted));
+
+        assertThat(answer).containsExactly(fresh.id(), earlier.id());
+        assertThat(log.find(fresh.id()).orElseThrow().status()).isEqualTo(WAIT_PUT);
+        assertThat(log.find(taken.id())).isEmpty();
+        assertThat(statusAndUpdate(earlier)).isEqualTo("DELETED@" + (T0 + 3));
+        assertThat(log.history(earlier.id())).extracting(Transition::to).containsExactly(WAIT_PUT, DELETED);
+    }
+
+    @Test
     void transitions_move_status_and_are_logged_in_order() {
         Message m = stored(message("order", "o-1"));
         Transition delay = Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET);
