@@ -8,7 +8,8 @@ import java.sql.ResultSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class TestServicesIT {
+/** The services tests run against: a fresh database with the migrated tables, a fresh Redis key prefix. */
+class FreshServicesIT {
 
     @Test
     void fresh_database_holds_the_migrated_tables() throws Exception {
