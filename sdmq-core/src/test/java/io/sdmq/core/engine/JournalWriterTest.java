@@ -85,36 +85,26 @@ class JournalWriterTest {
 
     @Test
     void new_messages_and_terminal_transitions_queued_together_share_one_commit() throws Exception {
-        Message earlier = aMessage().build();
-        messageLog.insert(List.of(earlier));
-        List<String> calls = new CopyOnWriteArrayList<>();
-        CountDownLatch firstHeld = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        JournalWriter writer = start(recordingCalls(messageLog, calls, firstHeld, release, false));
-
-        Future<Long> first = callers.submit(() -> writer.insert(aMessage().build()));
-        firstHeld.await(5, TimeUnit.SECONDS);
-        Message next = aMessage().build();
-        Future<Long> pushed = callers.submit(() -> writer.insert(next));
-        Future<?> deleting = callers.submit(() -> writer.commit(deleted(earlier)));
-        await().until(() -> writer.pending() == 2);
-        release.countDown();
-
-        first.get(5, TimeUnit.SECONDS);
-        assertThat(pushed.get(5, TimeUnit.SECONDS)).isEqualTo(next.id());
-        deleting.get(5, TimeUnit.SECONDS);
-        assertThat(calls).containsExactly("insert 1", "insertAndApply 1+1");
-        assertThat(messageLog.find(earlier.id()).orElseThrow().status()).isEqualTo(MessageStatus.DELETED);
+        assertThat(pushAndDeleteQueuedTogether(false)).containsExactly("insert 1", "insertAndApply 1+1");
     }
 
     @Test
     void when_writing_together_fails_messages_and_transitions_are_written_apart() throws Exception {
+        assertThat(pushAndDeleteQueuedTogether(true))
+                .containsExactly("insert 1", "insertAndApply 1+1", "insert 1", "apply 1");
+    }
+
+    /**
+     * Queues a push and the delete of an earlier message behind a first insert that the log holds, then releases it:
+     * both callers get their answer and both writes are stored. Answers the writes the log was asked for.
+     */
+    private List<String> pushAndDeleteQueuedTogether(boolean failTogether) throws Exception {
         Message earlier = aMessage().build();
         messageLog.insert(List.of(earlier));
         List<String> calls = new CopyOnWriteArrayList<>();
         CountDownLatch firstHeld = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        JournalWriter writer = start(recordingCalls(messageLog, calls, firstHeld, release, true));
+        JournalWriter writer = start(recordingCalls(messageLog, calls, firstHeld, release, failTogether));
 
         Future<Long> first = callers.submit(() -> writer.insert(aMessage().build()));
         firstHeld.await(5, TimeUnit.SECONDS);
@@ -127,9 +117,9 @@ class JournalWriterTest {
         first.get(5, TimeUnit.SECONDS);
         assertThat(pushed.get(5, TimeUnit.SECONDS)).isEqualTo(next.id());
         deleting.get(5, TimeUnit.SECONDS);
-        assertThat(calls).containsExactly("insert 1", "insertAndApply 1+1", "insert 1", "apply 1");
         assertThat(messageLog.find(next.id())).isPresent();
         assertThat(messageLog.find(earlier.id()).orElseThrow().status()).isEqualTo(MessageStatus.DELETED);
+        return calls;
     }
 
     @Test

@@ -128,10 +128,7 @@ class MybatisMessageLogIT extends MessageLogContract {
      */
     @Test
     void a_batch_whose_update_fails_commits_nothing() throws SQLException {
-        TestServices.TestDatabase db = TestServices.freshDatabase();
-        HikariDataSource dataSource = (HikariDataSource) new TestServices.TestDatabase(
-                db.jdbcUrl() + "&sessionVariables=innodb_lock_wait_timeout=1", db.user(), db.password()).dataSource();
-        dataSources.add(dataSource);
+        HikariDataSource dataSource = shortLockWaits();
         MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
         Message first = message("order", "o-1");
         Message second = message("order", "o-2");
@@ -190,10 +187,7 @@ class MybatisMessageLogIT extends MessageLogContract {
      */
     @Test
     void messages_and_transitions_written_together_commit_nothing_when_the_transitions_fail() throws SQLException {
-        TestServices.TestDatabase db = TestServices.freshDatabase();
-        HikariDataSource dataSource = (HikariDataSource) new TestServices.TestDatabase(
-                db.jdbcUrl() + "&sessionVariables=innodb_lock_wait_timeout=1", db.user(), db.password()).dataSource();
-        dataSources.add(dataSource);
+        HikariDataSource dataSource = shortLockWaits();
         MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
         Message earlier = message("order", "o-1");
         shortWaits.insert(List.of(earlier));
@@ -226,6 +220,15 @@ class MybatisMessageLogIT extends MessageLogContract {
         assertThatThrownBy(() -> unreachable.find(1L)).isInstanceOf(UnavailableException.class);
         assertThatThrownBy(() -> unreachable.apply(List.of(Transition.of(1L, WAIT_PUT, DELAY, T0, BUCKET))))
                 .isInstanceOf(UnavailableException.class);
+    }
+
+    /** A fresh database whose sessions give up waiting for a row lock after a second. */
+    private HikariDataSource shortLockWaits() {
+        TestServices.TestDatabase db = TestServices.freshDatabase();
+        HikariDataSource dataSource = (HikariDataSource) new TestServices.TestDatabase(
+                db.jdbcUrl() + "&sessionVariables=innodb_lock_wait_timeout=1", db.user(), db.password()).dataSource();
+        dataSources.add(dataSource);
+        return dataSource;
     }
 
     private String queryOne(String sql) throws SQLException {
