@@ -14,6 +14,7 @@ import io.sdmq.core.spi.ScheduleStore.Nacked;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -52,26 +53,39 @@ final class ConsumerCalls {
         throw new MessageStateException(id, NOT_RESERVED);
     }
 
-    /** Finishes many reservations with one group commit; per id, empty or why it could not be finished. */
+    /**
+     * Finishes many reservations with one group commit; per id, empty or why it could not be finished. When a
+     * bucket's script fails (Redis down), the finishes earlier buckets' scripts made are still recorded before the
+     * failure is thrown, so MySQL never holds as reserved what Redis has already finished.
+     */
     List<Optional<SdmqException>> finishAll(List<Long> ids) {
         long now = ops.clock.millis();
         boolean[] reserved = new boolean[ids.size()];
-        Buckets.positions(ids, ops.store.buckets()).forEach((bucket, indexes) -> {
-            List<Boolean> finished = ops.store.finish(bucket, indexes.stream().map(ids::get).toList(), now);
-            for (int j = 0; j < indexes.size(); j++) {
-                reserved[indexes.get(j)] = finished.get(j);
-            }
-        });
         List<Transition> finished = new ArrayList<>(ids.size());
+        for (Map.Entry<Integer, List<Integer>> bucket : Buckets.positions(ids, ops.store.buckets()).entrySet()) {
+            List<Integer> indexes = bucket.getValue();
+            List<Boolean> done;
+            try {
+                done = ops.store.finish(bucket.getKey(), indexes.stream().map(ids::get).toList(), now);
+            } catch (RuntimeException e) {
+                try {
+                    ops.commitAll(finished);
+                } catch (RuntimeException unrecorded) {
+                    e.addSuppressed(unrecorded);
+                }
+                throw e;
+            }
+            for (int j = 0; j < indexes.size(); j++) {
+                int i = indexes.get(j);
+                reserved[i] = done.get(j);
+                if (reserved[i]) {
+                    finished.add(ops.transition(ids.get(i), MessageStatus.RESERVED, MessageStatus.FINISHED));
+                }
+            }
+        }
         List<Optional<SdmqException>> results = new ArrayList<>(ids.size());
         for (int i = 0; i < ids.size(); i++) {
-            long id = ids.get(i);
-            if (reserved[i]) {
-                finished.add(ops.transition(id, MessageStatus.RESERVED, MessageStatus.FINISHED));
-                results.add(Optional.empty());
-            } else {
-                results.add(Optional.of(whyNotFinishable(id)));
-            }
+            results.add(reserved[i] ? Optional.empty() : Optional.of(whyNotFinishable(ids.get(i))));
         }
         ops.commitAll(finished);
         return results;

@@ -1,5 +1,6 @@
 package io.sdmq.core.engine;
 
+import io.sdmq.common.Buckets;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageNotFoundException;
 import io.sdmq.common.MessageStateException;
@@ -23,11 +24,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.sdmq.common.MessageStatus.DELAY;
 import static io.sdmq.common.MessageStatus.EXPIRED;
+import static io.sdmq.common.MessageStatus.FINISHED;
 import static io.sdmq.common.MessageStatus.READY;
 import static io.sdmq.common.MessageStatus.RESERVED;
 import static io.sdmq.common.MessageStatus.WAIT_PUT;
@@ -130,6 +134,51 @@ class RecoveryTest {
         assertThat(engine.restoreJob(lost, true)).isEqualTo(RestoreOutcome.ALREADY_PRESENT);
         assertThatThrownBy(() -> engine.restoreJob(77, true)).isInstanceOf(MessageNotFoundException.class);
         assertThatThrownBy(() -> engine.restoreJob(done, true)).isInstanceOf(MessageStateException.class);
+    }
+
+    @Test
+    void a_batch_finish_across_buckets_while_redis_is_down_fails_and_finishes_nothing() {
+        List<Long> popped = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            popped.add(push(0));
+        }
+        engine.runOnce();
+        assertThat(popNow()).hasSize(8);
+        assertThat(popped.stream().map(id -> Buckets.of(id, redis.buckets())).distinct().count()).isGreaterThan(1);
+
+        redisOutage.begin();
+        assertThatThrownBy(() -> engine.finishAll(popped)).hasMessageContaining("test outage");
+        redisOutage.end();
+
+        assertThat(popped).allSatisfy(id -> assertThat(mysql.history(id)).extracting(Transition::to)
+                .doesNotContain(FINISHED));
+        assertThat(engine.finishAll(popped)).allSatisfy(result -> assertThat(result).isEmpty());
+        assertThat(popped).allSatisfy(id -> assertThat(mysql.find(id).orElseThrow().status()).isEqualTo(FINISHED));
+    }
+
+    @Test
+    void a_batch_finish_that_loses_redis_midway_records_the_finishes_redis_made_and_redelivers_only_the_rest() {
+        List<Long> popped = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            popped.add(push(0));
+        }
+        engine.runOnce();
+        assertThat(popNow()).hasSize(8);
+        Map<Integer, List<Integer>> byBucket = Buckets.positions(popped, redis.buckets());
+        assertThat(byBucket).hasSizeGreaterThan(1);
+        List<Long> firstBucket = byBucket.values().iterator().next().stream().map(popped::get).toList();
+        List<Long> rest = popped.stream().filter(id -> !firstBucket.contains(id)).toList();
+
+        redisOutage.beginAfter(1);
+        assertThatThrownBy(() -> engine.finishAll(popped)).hasMessageContaining("test outage");
+        redisOutage.end();
+
+        assertThat(firstBucket).allSatisfy(id -> assertThat(mysql.find(id).orElseThrow().status()).isEqualTo(FINISHED));
+        assertThat(rest).allSatisfy(id -> assertThat(mysql.find(id).orElseThrow().status()).isEqualTo(RESERVED));
+        clock.advance(30_001 + RecoverySettings.defaults().grace().toMillis());
+        engine.runOnce();
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id).containsExactlyInAnyOrderElementsOf(rest);
     }
 
     @Test
