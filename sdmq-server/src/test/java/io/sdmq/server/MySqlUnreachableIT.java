@@ -126,6 +126,46 @@ class MySqlUnreachableIT {
         assertThat(rowsOf(dataSource, topic)).isEqualTo(2);
     }
 
+    @Test
+    void a_mysql_connection_that_hangs_fails_after_the_socket_timeout_and_pushes_work_again_on_new_ones()
+            throws Exception {
+        TestDatabase direct = TestServices.freshDatabase();
+        Matcher url = JDBC_HOST_PORT.matcher(direct.jdbcUrl());
+        assertThat(url.matches()).as(direct.jdbcUrl()).isTrue();
+        int mysqlPort = url.group(3) == null ? 3306 : Integer.parseInt(url.group(3));
+        String topic = "mysql-hang-" + ThreadLocalRandom.current().nextInt(1_000_000);
+        String refusedTopic = topic + "-refused";
+
+        try (TcpProxy proxy = TcpProxy.to(url.group(2), mysqlPort)) {
+            TestDatabase proxied = new TestDatabase(url.group(1) + "127.0.0.1:" + proxy.port() + url.group(4),
+                    direct.user(), direct.password());
+            try (RunningServer server = RunningServer.start(proxied, TestServices.redisUrl(),
+                    TestServices.freshKeyPrefix(), Map.of(
+                            "spring.datasource.hikari.data-source-properties.socketTimeout", "2000",
+                            "sdmq.journal.write-timeout", WRITE_TIMEOUT_MS + "ms"))) {
+                String before = pushOk(server, topic, 0);
+
+                // the commit connection was used a moment ago, so the pool lends it again without checking it
+                proxy.freeze();
+                Reply refused = push(server, refusedTopic, "refused", 0);
+                assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+
+                AtomicReference<String> accepted = new AtomicReference<>();
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                    Reply reply = push(server, topic, "after-hang", 0);
+                    if (reply.status() == 200) {
+                        accepted.set(reply.data().asString());
+                    }
+                    return accepted.get() != null;
+                });
+                assertThat(popOne(server, topic)).isIn(before, accepted.get());
+                assertThat(popOne(server, topic)).isIn(before, accepted.get());
+            }
+        }
+        assertThat(rowsOf(direct.dataSource(), refusedTopic)).as("the refused push never reached MySQL").isZero();
+        assertThat(rowsOf(direct.dataSource(), topic)).isEqualTo(2);
+    }
+
     private static void assertPlainMessage(String message) {
         assertThat(message).isNotBlank()
                 .containsIgnoringCase("mysql")

@@ -15,7 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * A TCP proxy on a random loopback port to {@code host:port}, for cutting a server off from a backing service.
  * {@link #cut()} closes every open connection and closes each new one as soon as it is accepted (the port stays
  * bound, so clients see their connection dropped, as with a dead peer, rather than a refused one); {@link #restore()}
- * forwards again. One thread accepts; each connection has two threads pumping bytes.
+ * forwards again. {@link #freeze()} leaves every open connection open but forwards nothing more on it, while new
+ * connections work: a peer that died without a word, as when a database host fails over to another. One thread
+ * accepts; each connection has two threads pumping bytes.
  */
 final class TcpProxy implements AutoCloseable {
     private static final int CONNECT_TIMEOUT_MS = 2_000;
@@ -25,6 +27,8 @@ final class TcpProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean cut;
+    /** Connections opened before the last freeze forward nothing. */
+    private volatile int generation;
 
     private TcpProxy(String targetHost, int targetPort, ServerSocket listener) {
         this.targetHost = targetHost;
@@ -58,6 +62,11 @@ final class TcpProxy implements AutoCloseable {
 
     void restore() {
         cut = false;
+    }
+
+    /** From now on the connections open now forward nothing, but stay open; new ones forward. */
+    void freeze() {
+        generation++;
     }
 
     /** How many sockets (both sides of each connection) are open now. */
@@ -97,20 +106,24 @@ final class TcpProxy implements AutoCloseable {
                 cut();
                 continue;
             }
-            pump(client, target, "up");
-            pump(target, client, "down");
+            int born = generation;
+            pump(client, target, born, "up");
+            pump(target, client, born, "down");
         }
     }
 
-    private void pump(Socket from, Socket to, String direction) {
+    private void pump(Socket from, Socket to, int born, String direction) {
         Thread thread = new Thread(() -> {
             byte[] buffer = new byte[16 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                    while (born != generation && !to.isClosed()) {
+                        Thread.sleep(50);
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }
-            } catch (IOException e) {
+            } catch (IOException | InterruptedException e) {
                 // the connection was cut or closed by a peer: close both sides below
             } finally {
                 closeQuietly(from);
