@@ -8,15 +8,19 @@ import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.testcontainers.DockerClientFactory;
+import redis.clients.jedis.JedisPoolConfig;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.mariadb.MariaDBContainer;
 
 import javax.sql.DataSource;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -45,7 +49,7 @@ public final class TestServices {
 
     private static String redisUrl;
     private static String[] jdbcServer;
-    private static LettuceConnectionFactory redisFactory;
+    private static JedisConnectionFactory redisFactory;
     private static StringRedisTemplate redisTemplate;
 
     private TestServices() {
@@ -117,7 +121,17 @@ public final class TestServices {
 
     public static synchronized RedisConnectionFactory redisConnectionFactory() {
         if (redisFactory == null) {
-            redisFactory = new LettuceConnectionFactory(LettuceConnectionFactory.createRedisConfiguration(redisUrl()));
+            URI url = URI.create(redisUrl());
+            RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(url.getHost(), url.getPort());
+            if (url.getUserInfo() != null) {
+                server.setPassword(url.getUserInfo().substring(url.getUserInfo().indexOf(':') + 1));
+            }
+            // pooled like the server's (application.properties), so test threads never share a connection
+            JedisPoolConfig pool = new JedisPoolConfig();
+            pool.setMaxTotal(64);
+            pool.setMaxIdle(64);
+            redisFactory = new JedisConnectionFactory(server,
+                    JedisClientConfiguration.builder().usePooling().poolConfig(pool).build());
             redisFactory.afterPropertiesSet();
             redisFactory.start();
         }

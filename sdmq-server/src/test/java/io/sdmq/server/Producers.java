@@ -25,6 +25,7 @@ final class Producers implements AutoCloseable {
 
     private final Set<String> acked = ConcurrentHashMap.newKeySet();
     private final AtomicInteger sent = new AtomicInteger();
+    private final AtomicInteger tried = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
     private final AtomicBoolean stopped = new AtomicBoolean();
@@ -54,6 +55,7 @@ final class Producers implements AutoCloseable {
     }
 
     private boolean push(HttpApi api, String json) {
+        tried.incrementAndGet();
         try {
             Reply reply = api.post("/push", json);
             if (reply.status() == 200) {
@@ -87,6 +89,11 @@ final class Producers implements AutoCloseable {
         return acked.size();
     }
 
+    /** Pushes tried so far. */
+    int sent() {
+        return tried.get();
+    }
+
     /** Pushes answered other than 200. */
     int refused() {
         return refused.get();
@@ -95,11 +102,6 @@ final class Producers implements AutoCloseable {
     /** Pushes that got no reply. */
     int failed() {
         return failed.get();
-    }
-
-    /** True once every producer ended: all {@code max} pushes were tried. */
-    boolean done() {
-        return producers.stream().allMatch(Future::isDone);
     }
 
     /** Stops pushing and waits until every push in flight was answered; returns the acknowledged ids. */

@@ -38,8 +38,8 @@ final class RestoreFromLog {
     private static final Logger log = LoggerFactory.getLogger(RestoreFromLog.class);
     private static final int PROGRESS_EVERY_PAGES = 10;
     /**
-     * Buckets of one page written at once (their scripts share Lettuce's connection, pipelined); the same threads
-     * read the next page meanwhile.
+     * Buckets of one page written at once, each thread on a Redis connection of its own; the same threads read the
+     * next page meanwhile.
      */
     private static final int PARALLEL_BUCKETS = 8;
 

@@ -12,14 +12,17 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.concurrent.Executors;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * Ready topics over Redis pub/sub on channel {@code <prefix>:ready}: one message per publish, its lines the
  * sending instance's origin id, the bucket, then the topics. A signal's own messages are not delivered to it.
- * Listeners run on one thread of this signal, never on the Redis client's I/O thread.
+ * Listeners run on one thread of this signal; the subscription, which blocks a thread with a blocking driver such as
+ * Jedis, holds another.
  * <p>
  * While a publish reaches no other instance, publishing stops but for one per probe period (a second), which finds an
  * instance that subscribed since: a single instance then spends no Redis round trip per move on a signal nobody
@@ -32,6 +35,7 @@ public final class RedisReadySignal implements ReadySignal {
     private final String origin = UUID.randomUUID().toString();
     private final StringRedisTemplate redis;
     private final ScheduledExecutorService dispatcher;
+    private final ExecutorService subscriber;
     private final RedisMessageListenerContainer container;
     private final long probeNanos;
     /** The last publish reached no other instance; until {@link #probeAt} (System.nanoTime), none is sent. */
@@ -46,14 +50,12 @@ public final class RedisReadySignal implements ReadySignal {
         this.probeNanos = probe.toNanos();
         this.channel = prefix + ":ready";
         this.redis = new StringRedisTemplate(factory);
-        this.dispatcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "sdmq-ready-signal");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.dispatcher = Executors.newSingleThreadScheduledExecutor(daemon("sdmq-ready-signal"));
+        this.subscriber = Executors.newSingleThreadExecutor(daemon("sdmq-ready-subscription"));
         this.container = new RedisMessageListenerContainer();
         container.setConnectionFactory(factory);
         container.setTaskExecutor(dispatcher);
+        container.setSubscriptionExecutor(subscriber);
         container.afterPropertiesSet();
         container.start();
     }
@@ -85,7 +87,16 @@ public final class RedisReadySignal implements ReadySignal {
             log.warn("closing the ready signal on {} failed: {}", channel, e.toString());
         } finally {
             dispatcher.shutdownNow();
+            subscriber.shutdownNow();
         }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     private void dispatch(Message message, Listener listener) {
