@@ -8,7 +8,7 @@
 #   bench/ab.sh SERVER_JAR LABEL
 #
 #   AB_WORKLOADS     workloads with their size (default "W1:10000 W3:30"): W1, W2, W4, W5 take a message count,
-#                    W3 a duration in seconds at 1 000 msgs/s
+#                    W3 a duration in seconds at 1 000 msgs/s, W6 how many to preload before the restore
 #   AB_JAVA_OPTS     extra server JVM options (the parallel collector is always on, as in bench/run.sh)
 #   AB_SERVER_ARGS   extra server arguments, e.g. --sdmq.consumer.blocking-wait=0
 #   AB_WARMUP        0 skips the warm-ups (default 1)
@@ -54,13 +54,14 @@ for workload in ${AB_WORKLOADS:-W1:10000 W3:30}; do
     before="$(cpu_ticks $SERVER_PIDS)"
     case $name in
         W3) bench --workload W3 --rate 1000 --duration "$size" --inflight 256 --consumers 4 --out "$OUT/results.jsonl" ;;
+        W6) bench --workload W6 --preload "$size" --out "$OUT/results.jsonl" ;;
         *) bench --workload "$name" --messages "$size" --producers 4 --consumers 4 --out "$OUT/results.jsonl" ;;
     esac
     # shellcheck disable=SC2086 # a list of pids
     after="$(cpu_ticks $SERVER_PIDS)"
     echo "$before $after" | awk -v label="$LABEL $workload" -v hz="$HZ" \
         '{ printf "%s: CPU s server %.2f, mariadb %.2f, redis %.2f\n", label, ($4-$1)/hz, ($5-$2)/hz, ($6-$3)/hz }'
-    tail -1 "$OUT/results.jsonl" | tr -d '{}"' | tr ',' '\n' | grep -E '^(pushRate|pushCallP50Ms|latenessP50Ms|latenessP99Ms|latenessP999Ms|lastDeliveryAfterDueSecondMs|lost|early|duplicates|finishCallAvgMs|idsPerFinish|benchCpuSeconds):' | paste -sd ' ' | sed 's/^/  /'
+    tail -1 "$OUT/results.jsonl" | tr -d '{}"' | tr ',' '\n' | grep -E '^(pushRate|pushCallP50Ms|latenessP50Ms|latenessP99Ms|latenessP999Ms|lastDeliveryAfterDueSecondMs|lost|early|duplicates|finishCallAvgMs|idsPerFinish|restoreRate|restored|benchCpuSeconds):' | paste -sd ' ' | sed 's/^/  /'
 done
 [ "${AB_PROFILE:-0}" = 1 ] && profiler "stop,collapsed,file=$(realpath "$OUT")/profile.txt"
 echo "raw files in $OUT"
