@@ -1,15 +1,12 @@
 package io.sdmq.bench;
 
+import io.sdmq.bench.Http1Client.Reply;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,19 +15,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The few sdmq HTTP calls the bench makes, over the JDK's blocking {@link HttpURLConnection} with keep-alive.
- * The asynchronous java.net.http client cost the load generator about 1.5 ms of CPU per message, as much as half
- * the server's, on the cores the two share; a blocking call on the calling thread costs a fraction of it. The two
- * calls that must not block the caller run the same blocking call on a thread of their own.
+ * The few sdmq HTTP calls the bench makes, each a blocking call on the calling thread over {@link Http1Client}'s
+ * kept-alive connections. The two calls that must not block the caller run the same blocking call on a thread of
+ * their own.
  */
 final class SdmqClient {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
-
-    static {
-        // idle keep-alive connections kept per server; the JDK's default of 5 would make every producer beyond the
-        // fifth open a new connection per request
-        System.setProperty("http.maxConnections", "1024");
-    }
 
     private final JsonMapper json = JsonMapper.builder().build();
     private final ExecutorService background = Executors.newCachedThreadPool(task -> {
@@ -38,18 +28,14 @@ final class SdmqClient {
         thread.setDaemon(true);
         return thread;
     });
-    private final String base;
+    private final Http1Client http;
 
     SdmqClient(String url) {
-        this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        this.http = new Http1Client(URI.create(url));
     }
 
     /** A message as /get returns it. */
     record Delivered(String id, String body, long dueTime) {
-    }
-
-    /** A reply: its status code and its body. */
-    private record Reply(int status, String body) {
     }
 
     /** POST /push of one message; true when the server answered 200. */
@@ -120,25 +106,8 @@ final class SdmqClient {
         return json.readTree(reply.body()).path("measurements").path(0).path("value").asDouble();
     }
 
-    /** One request; the reply is read to its end, so the connection goes back to the keep-alive cache. */
     private Reply call(String method, String path, String body, Duration timeout) throws IOException {
-        HttpURLConnection connection = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
-        connection.setRequestMethod(method);
-        connection.setConnectTimeout(5_000);
-        connection.setReadTimeout((int) timeout.toMillis());
-        if (body != null) {
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            connection.setDoOutput(true);
-            connection.setFixedLengthStreamingMode(bytes.length);
-            connection.setRequestProperty("Content-Type", "application/json");
-            try (OutputStream out = connection.getOutputStream()) {
-                out.write(bytes);
-            }
-        }
-        int status = connection.getResponseCode();
-        try (InputStream in = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
-            return new Reply(status, in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        }
+        return http.call(method, path, body, (int) timeout.toMillis());
     }
 
     private JsonNode data(Reply reply) {
