@@ -126,16 +126,25 @@ public final class TestServices {
             if (url.getUserInfo() != null) {
                 server.setPassword(url.getUserInfo().substring(url.getUserInfo().indexOf(':') + 1));
             }
-            // pooled like the server's (application.properties), so test threads never share a connection
-            JedisPoolConfig pool = new JedisPoolConfig();
-            pool.setMaxTotal(64);
-            pool.setMaxIdle(64);
-            redisFactory = new JedisConnectionFactory(server,
-                    JedisClientConfiguration.builder().usePooling().poolConfig(pool).build());
-            redisFactory.afterPropertiesSet();
-            redisFactory.start();
+            redisFactory = jedisFactory(server);
         }
         return redisFactory;
+    }
+
+    /**
+     * A started connection factory to the given Redis, built as the server builds its own: pooled classic Jedis
+     * connections (sdmq-server's {@code JedisConnections}), so test threads never share a connection.
+     */
+    public static JedisConnectionFactory jedisFactory(RedisStandaloneConfiguration server) {
+        JedisPoolConfig pool = new JedisPoolConfig();
+        pool.setMaxTotal(64);
+        pool.setMaxIdle(64);
+        JedisConnectionFactory factory = new JedisConnectionFactory(server,
+                JedisClientConfiguration.builder().usePooling().poolConfig(pool).build());
+        factory.setUseUnifiedJedis(false);
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
     }
 
     public static synchronized StringRedisTemplate redisTemplate() {

@@ -6,6 +6,7 @@ import io.sdmq.testing.TestServices.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import tools.jackson.databind.JsonNode;
 
 import javax.sql.DataSource;
@@ -220,6 +221,17 @@ class EndToEndIT {
         assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(at);
         assertThat(got.get("id").asString()).isEqualTo(id);
         assertThat(got.get("dueTime").asLong()).isEqualTo(at);
+    }
+
+    @Test
+    void redis_is_reached_through_a_pool_of_classic_jedis_connections() {
+        JedisConnectionFactory factory = server.bean(JedisConnectionFactory.class);
+
+        // unified mode throws and catches an exception after every Redis call (JedisConnections)
+        assertThat(factory.isUseUnifiedJedis()).isFalse();
+        assertThat(factory.getUsePool()).isTrue();
+        assertThat(factory.getPoolConfig().getMaxTotal()).isEqualTo(64);
+        assertThat(factory.getPoolConfig().getMaxIdle()).isEqualTo(64);
     }
 
     @Test

@@ -4,7 +4,6 @@ import io.sdmq.core.redis.RedisReadySignal;
 import io.sdmq.testing.TestServices;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
 import java.time.Duration;
@@ -28,8 +27,8 @@ class ReadySignalAfterRedisRestartIT {
         Queue<String> heard = new ConcurrentLinkedQueue<>();
         try (RedisProcess redis = RedisProcess.start();
              Factory factory = new Factory(redis.port());
-             RedisReadySignal publisher = new RedisReadySignal(factory.jedis, prefix);
-             RedisReadySignal listener = new RedisReadySignal(factory.jedis, prefix)) {
+             RedisReadySignal publisher = new RedisReadySignal(factory.jedis(), prefix);
+             RedisReadySignal listener = new RedisReadySignal(factory.jedis(), prefix)) {
             listener.subscribe((bucket, topic) -> heard.add(bucket + "/" + topic));
             await().atMost(Duration.ofSeconds(10)).until(() -> publishUntilHeard(publisher, heard, "before"));
 
@@ -52,15 +51,10 @@ class ReadySignalAfterRedisRestartIT {
         return heard.contains("3/" + topic);
     }
 
-    /** A pooled Jedis connection factory on the test's own Redis, as the server builds one. */
-    private static final class Factory implements AutoCloseable {
-        private final JedisConnectionFactory jedis;
-
+    /** A connection factory on the test's own Redis, built as the server builds its own; destroyed on close. */
+    private record Factory(JedisConnectionFactory jedis) implements AutoCloseable {
         Factory(int port) {
-            jedis = new JedisConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port),
-                    JedisClientConfiguration.builder().usePooling().build());
-            jedis.afterPropertiesSet();
-            jedis.start();
+            this(TestServices.jedisFactory(new RedisStandaloneConfiguration("127.0.0.1", port)));
         }
 
         @Override
