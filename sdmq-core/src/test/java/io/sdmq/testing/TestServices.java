@@ -15,9 +15,9 @@ import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.testcontainers.DockerClientFactory;
-import redis.clients.jedis.JedisPoolConfig;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.mariadb.MariaDBContainer;
+import redis.clients.jedis.JedisPoolConfig;
 
 import javax.sql.DataSource;
 import java.net.URI;

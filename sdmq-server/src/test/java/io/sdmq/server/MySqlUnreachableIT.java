@@ -69,19 +69,14 @@ class MySqlUnreachableIT {
     @Test
     void a_push_answers_503_and_writes_nothing_to_redis_while_mysql_is_unreachable_then_works_again() throws Exception {
         TestDatabase direct = TestServices.freshDatabase();
-        Matcher url = JDBC_HOST_PORT.matcher(direct.jdbcUrl());
-        assertThat(url.matches()).as(direct.jdbcUrl()).isTrue();
-        int mysqlPort = url.group(3) == null ? 3306 : Integer.parseInt(url.group(3));
         String prefix = TestServices.freshKeyPrefix();
         String topic = "mysql-cut-" + ThreadLocalRandom.current().nextInt(1_000_000);
         String refusedTopic = topic + "-refused";
 
-        try (TcpProxy proxy = TcpProxy.to(url.group(2), mysqlPort)) {
-            TestDatabase proxied = new TestDatabase(url.group(1) + "127.0.0.1:" + proxy.port() + url.group(4),
-                    direct.user(), direct.password());
-            try (RunningServer server = RunningServer.start(proxied, TestServices.redisUrl(), prefix, Map.of(
-                    "spring.datasource.hikari.connection-timeout", "2000",
-                    "sdmq.journal.write-timeout", WRITE_TIMEOUT_MS + "ms"))) {
+        try (TcpProxy proxy = proxyTo(direct)) {
+            try (RunningServer server = RunningServer.start(through(proxy, direct), TestServices.redisUrl(), prefix,
+                    Map.of("spring.datasource.hikari.connection-timeout", "2000",
+                            "sdmq.journal.write-timeout", WRITE_TIMEOUT_MS + "ms"))) {
                 String first = pushOk(server, topic, 0);
                 assertThat(popOne(server, topic)).isEqualTo(first);
                 assertThat(server.postForm("/finish?jobId=" + first).status()).isEqualTo(200);
@@ -108,16 +103,9 @@ class MySqlUnreachableIT {
 
                 proxy.restore();
 
-                AtomicReference<String> accepted = new AtomicReference<>();
-                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-                    Reply reply = push(server, topic, "after-restore", 0);
-                    if (reply.status() == 200) {
-                        accepted.set(reply.data().asString());
-                    }
-                    return accepted.get() != null;
-                });
-                assertThat(popOne(server, topic)).isEqualTo(accepted.get());
-                assertThat(server.postForm("/finish?jobId=" + accepted.get()).status()).isEqualTo(200);
+                String accepted = awaitAcceptedPush(server, topic, "after-restore");
+                assertThat(popOne(server, topic)).isEqualTo(accepted);
+                assertThat(server.postForm("/finish?jobId=" + accepted).status()).isEqualTo(200);
                 assertThat(server.get("/get/" + refusedTopic + "?timeout=1000").data()).isEmpty();
             }
         }
@@ -130,16 +118,11 @@ class MySqlUnreachableIT {
     void a_mysql_connection_that_hangs_fails_after_the_socket_timeout_and_pushes_work_again_on_new_ones()
             throws Exception {
         TestDatabase direct = TestServices.freshDatabase();
-        Matcher url = JDBC_HOST_PORT.matcher(direct.jdbcUrl());
-        assertThat(url.matches()).as(direct.jdbcUrl()).isTrue();
-        int mysqlPort = url.group(3) == null ? 3306 : Integer.parseInt(url.group(3));
         String topic = "mysql-hang-" + ThreadLocalRandom.current().nextInt(1_000_000);
         String refusedTopic = topic + "-refused";
 
-        try (TcpProxy proxy = TcpProxy.to(url.group(2), mysqlPort)) {
-            TestDatabase proxied = new TestDatabase(url.group(1) + "127.0.0.1:" + proxy.port() + url.group(4),
-                    direct.user(), direct.password());
-            try (RunningServer server = RunningServer.start(proxied, TestServices.redisUrl(),
+        try (TcpProxy proxy = proxyTo(direct)) {
+            try (RunningServer server = RunningServer.start(through(proxy, direct), TestServices.redisUrl(),
                     TestServices.freshKeyPrefix(), Map.of(
                             "spring.datasource.hikari.data-source-properties.socketTimeout", "2000",
                             "sdmq.journal.write-timeout", WRITE_TIMEOUT_MS + "ms"))) {
@@ -150,16 +133,9 @@ class MySqlUnreachableIT {
                 Reply refused = push(server, refusedTopic, "refused", 0);
                 assertThat(refused.status()).as(refused.body()).isEqualTo(503);
 
-                AtomicReference<String> accepted = new AtomicReference<>();
-                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-                    Reply reply = push(server, topic, "after-hang", 0);
-                    if (reply.status() == 200) {
-                        accepted.set(reply.data().asString());
-                    }
-                    return accepted.get() != null;
-                });
-                assertThat(popOne(server, topic)).isIn(before, accepted.get());
-                assertThat(popOne(server, topic)).isIn(before, accepted.get());
+                String accepted = awaitAcceptedPush(server, topic, "after-hang");
+                assertThat(popOne(server, topic)).isIn(before, accepted);
+                assertThat(popOne(server, topic)).isIn(before, accepted);
             }
         }
         assertThat(rowsOf(direct.dataSource(), refusedTopic)).as("the refused push never reached MySQL").isZero();
@@ -171,6 +147,37 @@ class MySqlUnreachableIT {
                 .containsIgnoringCase("mysql")
                 .doesNotContain("SELECT ", "INSERT INTO", "UPDATE ", "sdmq_message", "###", "jdbc:", "HikariPool")
                 .doesNotContain("Exception", "java.", "javax.", "org.", "com.", "io.sdmq");
+    }
+
+    /** A proxy to the MySQL server of {@code db}'s URL. */
+    private static TcpProxy proxyTo(TestDatabase db) {
+        Matcher url = jdbcUrl(db);
+        return TcpProxy.to(url.group(2), url.group(3) == null ? 3306 : Integer.parseInt(url.group(3)));
+    }
+
+    /** {@code db} reached through {@code proxy}. */
+    private static TestDatabase through(TcpProxy proxy, TestDatabase db) {
+        Matcher url = jdbcUrl(db);
+        return new TestDatabase(url.group(1) + "127.0.0.1:" + proxy.port() + url.group(4), db.user(), db.password());
+    }
+
+    private static Matcher jdbcUrl(TestDatabase db) {
+        Matcher url = JDBC_HOST_PORT.matcher(db.jdbcUrl());
+        assertThat(url.matches()).as(db.jdbcUrl()).isTrue();
+        return url;
+    }
+
+    /** Pushes to {@code topic} until a push is accepted (MySQL is reachable again); answers its id. */
+    private static String awaitAcceptedPush(RunningServer server, String topic, String bizKey) {
+        AtomicReference<String> accepted = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            Reply reply = push(server, topic, bizKey, 0);
+            if (reply.status() == 200) {
+                accepted.set(reply.data().asString());
+            }
+            return accepted.get() != null;
+        });
+        return accepted.get();
     }
 
     private static String pushOk(RunningServer server, String topic, long delay) {
