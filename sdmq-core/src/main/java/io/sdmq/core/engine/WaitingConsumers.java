@@ -18,13 +18,20 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Long-polls parked in memory: a waiting consumer holds no thread, only a future. Per topic, the buckets that
  * may hold ready ids are kept as candidates; a move (local or signalled) adds them, a pop that comes back short
  * drops them, a sweep repairs lost signals. One drain per topic at a time pops for the waiters in arrival order.
+ * A drain runs on a thread that is blocked waiting for its own pop of the topic when there is one (it has nothing
+ * better to do, and is woken anyway when its answer comes), else on a drain thread: one thread wake-up per delivery
+ * instead of two.
  */
 final class WaitingConsumers {
     private static final Logger log = LoggerFactory.getLogger(WaitingConsumers.class);
@@ -58,19 +65,19 @@ final class WaitingConsumers {
     /** Up to {@code count} messages of a topic, as soon as any is ready; an empty list after {@code timeoutMs}. */
     CompletableFuture<List<Message>> pop(String topicName, int count, long timeoutMs) {
         Topic topic = topic(topicName);
-        Waiter waiter = new Waiter(count);
+        Waiter waiter = new Waiter(topic, count);
         topic.waiters.add(waiter);
         if (timeoutMs <= 0) {
             drain(topic);
             expire(topic, waiter);
-            return waiter.result;
+            return waiter;
         }
         drainHere(topic);
-        if (!waiter.result.isDone()) {
+        if (!waiter.isDone()) {
             timer.schedule(() -> expire(topic, waiter), timeoutMs, TimeUnit.MILLISECONDS);
         }
         startDrain(topic);
-        return waiter.result;
+        return waiter;
     }
 
     /**
@@ -120,15 +127,23 @@ final class WaitingConsumers {
 
     private void startDrain(Topic topic) {
         if (!topic.waiters.isEmpty() && !topic.candidates.isEmpty() && topic.draining.compareAndSet(false, true)) {
-            drainer.execute(() -> {
-                try {
-                    drain(topic);
-                } finally {
-                    topic.draining.set(false);
+            for (Waiter blocked : topic.blocked) {
+                if (blocked.handDrain()) {
+                    return;
                 }
-                startDrain(topic);
-            });
+            }
+            drainer.execute(() -> drainAndRelease(topic));
         }
+    }
+
+    /** Runs the drain this thread was given, then lets the next one start. */
+    private void drainAndRelease(Topic topic) {
+        try {
+            drain(topic);
+        } finally {
+            topic.draining.set(false);
+        }
+        startDrain(topic);
     }
 
     private void drain(Topic topic) {
@@ -144,7 +159,7 @@ final class WaitingConsumers {
                 return;
             }
             topic.waiters.remove(waiter);
-            waiter.result.complete(got);
+            waiter.answer(got);
         }
     }
 
@@ -188,8 +203,8 @@ final class WaitingConsumers {
     private void expire(Topic topic, Waiter waiter) {
         if (waiter.claimed.compareAndSet(false, true)) {
             topic.waiters.remove(waiter);
-            waiter.result.complete(List.of());
-        } else if (!waiter.result.isDone()) {
+            waiter.answer(List.of());
+        } else if (!waiter.isDone()) {
             timer.schedule(() -> expire(topic, waiter), 1, TimeUnit.MILLISECONDS);
         }
     }
@@ -197,6 +212,8 @@ final class WaitingConsumers {
     private static final class Topic {
         final String name;
         final Queue<Waiter> waiters = new ConcurrentLinkedQueue<>();
+        /** Waiters whose caller is blocked in {@link Waiter#get(long, TimeUnit)}, ready to run a drain. */
+        final Queue<Waiter> blocked = new ConcurrentLinkedQueue<>();
         final Set<Integer> candidates = ConcurrentHashMap.newKeySet();
         final AtomicBoolean draining = new AtomicBoolean();
         volatile int cursor;
@@ -206,13 +223,80 @@ final class WaitingConsumers {
         }
     }
 
-    private static final class Waiter {
-        final int count;
-        final CompletableFuture<List<Message>> result = new CompletableFuture<>();
-        final AtomicBoolean claimed = new AtomicBoolean();
+    /**
+     * A waiting consumer's answer. While a thread is blocked in {@link #get(long, TimeUnit)} on it, that thread runs
+     * the drains of the topic it is given.
+     */
+    private final class Waiter extends CompletableFuture<List<Message>> {
+        private static final int IDLE = 0;
+        private static final int BLOCKED = 1;
+        private static final int DRAIN = 2;
 
-        Waiter(int count) {
+        final Topic topic;
+        final int count;
+        final AtomicBoolean claimed = new AtomicBoolean();
+        private final AtomicInteger caller = new AtomicInteger(IDLE);
+        private volatile Thread thread;
+
+        Waiter(Topic topic, int count) {
+            this.topic = topic;
             this.count = count;
+        }
+
+        void answer(List<Message> messages) {
+            complete(messages);
+            Thread t = thread;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+
+        /** Gives the topic's drain, which the caller holds, to this waiter's blocked thread; false when none. */
+        boolean handDrain() {
+            if (isDone() || !caller.compareAndSet(BLOCKED, DRAIN)) {
+                return false;
+            }
+            LockSupport.unpark(thread);
+            return true;
+        }
+
+        @Override
+        public List<Message> get(long timeout, TimeUnit unit)
+                throws InterruptedException, ExecutionException, TimeoutException {
+            if (isDone() || !caller.compareAndSet(IDLE, BLOCKED)) {
+                return super.get(timeout, unit);
+            }
+            thread = Thread.currentThread();
+            topic.blocked.add(this);
+            long deadline = System.nanoTime() + unit.toNanos(timeout);
+            try {
+                while (true) {
+                    if (caller.compareAndSet(DRAIN, BLOCKED)) {
+                        drainAndRelease(topic);
+                        continue;
+                    }
+                    long left = deadline - System.nanoTime();
+                    if (isDone() || left <= 0) {
+                        break;
+                    }
+                    LockSupport.parkNanos(this, left);
+                    if (Thread.interrupted()) {
+                        throw new InterruptedException();
+                    }
+                }
+            } finally {
+                topic.blocked.remove(this);
+                if (!caller.compareAndSet(BLOCKED, IDLE)) {
+                    // given a drain while leaving: run it, or the topic's drains stop
+                    caller.set(IDLE);
+                    drainAndRelease(topic);
+                }
+                thread = null;
+            }
+            if (!isDone()) {
+                throw new TimeoutException();
+            }
+            return super.get();
         }
     }
 }

@@ -22,7 +22,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.sdmq.common.MessageStatus.DEAD;
 import static io.sdmq.common.MessageStatus.DELAY;
@@ -91,6 +93,47 @@ class EngineTest {
 
         assertThat(waiting.get(5, TimeUnit.SECONDS)).extracting(Message::id).containsExactly(id);
         assertThat(signal.published()).hasSize(1).allMatch(s -> s.endsWith("/order"));
+    }
+
+    /** A consumer blocked on its pop runs the drain itself: the pop is made on its own thread, with no hand-off. */
+    @Test
+    void a_consumer_blocked_on_its_pop_pops_on_its_own_thread() throws Exception {
+        long id = push("order", 2_000, null);
+        CompletableFuture<List<Message>> waiting = engine.pop("order", 10, Duration.ofSeconds(30));
+        AtomicReference<List<Message>> got = new AtomicReference<>();
+        Thread consumer = new Thread(() -> {
+            try {
+                got.set(waiting.get(10, TimeUnit.SECONDS));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, "blocked-consumer");
+        consumer.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> consumer.getState() == Thread.State.TIMED_WAITING);
+
+        clock.advance(2_000);
+        engine.runOnce();
+        consumer.join(10_000);
+
+        assertThat(got.get()).extracting(Message::id).containsExactly(id);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(messageLog.history(id))
+                .filteredOn(t -> t.to() == RESERVED).extracting(Transition::thread).containsExactly("blocked-consumer"));
+    }
+
+    /** A consumer that stopped waiting leaves its pop parked; a drain thread answers it when the message is due. */
+    @Test
+    void a_pop_whose_caller_stopped_waiting_is_answered_by_a_drain_thread() throws Exception {
+        long id = push("order", 2_000, null);
+        CompletableFuture<List<Message>> waiting = engine.pop("order", 10, Duration.ofSeconds(30));
+        assertThatThrownBy(() -> waiting.get(20, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
+
+        clock.advance(2_000);
+        engine.runOnce();
+
+        assertThat(waiting.get(5, TimeUnit.SECONDS)).extracting(Message::id).containsExactly(id);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(messageLog.history(id))
+                .filteredOn(t -> t.to() == RESERVED).extracting(Transition::thread)
+                .singleElement().asString().startsWith("sdmq-pop"));
     }
 
     @Test
