@@ -68,11 +68,11 @@ final class WaitingConsumers {
         Waiter waiter = new Waiter(topic, count);
         topic.waiters.add(waiter);
         if (timeoutMs <= 0) {
-            drain(topic);
+            drain(topic, waiter);
             expire(topic, waiter);
             return waiter;
         }
-        drainHere(topic);
+        drainHere(topic, waiter);
         if (!waiter.isDone()) {
             timer.schedule(() -> expire(topic, waiter), timeoutMs, TimeUnit.MILLISECONDS);
         }
@@ -84,10 +84,10 @@ final class WaitingConsumers {
      * When ready ids may be waiting and no drain runs, pops on the caller's thread: under load a consumer then
      * gets its messages in its own call, with no hand-off to a drain thread and no asynchronous reply.
      */
-    private void drainHere(Topic topic) {
+    private void drainHere(Topic topic, Waiter caller) {
         if (!topic.candidates.isEmpty() && topic.draining.compareAndSet(false, true)) {
             try {
-                drain(topic);
+                drain(topic, caller);
             } finally {
                 topic.draining.set(false);
             }
@@ -132,23 +132,28 @@ final class WaitingConsumers {
                     return;
                 }
             }
-            drainer.execute(() -> drainAndRelease(topic));
+            drainer.execute(() -> drainAndRelease(topic, null));
         }
     }
 
     /** Runs the drain this thread was given, then lets the next one start. */
-    private void drainAndRelease(Topic topic) {
+    private void drainAndRelease(Topic topic, Waiter caller) {
         try {
-            drain(topic);
+            drain(topic, caller);
         } finally {
             topic.draining.set(false);
         }
         startDrain(topic);
     }
 
-    private void drain(Topic topic) {
+    /**
+     * Answers the waiting consumers in arrival order while messages last. On a request thread it stops once that
+     * request's own consumer ({@code caller}; null on a drain thread) is answered, so the request is not held up
+     * serving the consumers that come after it while a backlog lasts.
+     */
+    private void drain(Topic topic, Waiter caller) {
         Waiter waiter;
-        while ((waiter = topic.waiters.peek()) != null) {
+        while ((caller == null || !caller.isDone()) && (waiter = topic.waiters.peek()) != null) {
             if (!waiter.claimed.compareAndSet(false, true)) {
                 topic.waiters.remove(waiter);
                 continue;
@@ -272,7 +277,7 @@ final class WaitingConsumers {
             try {
                 while (true) {
                     if (caller.compareAndSet(DRAIN, BLOCKED)) {
-                        drainAndRelease(topic);
+                        drainAndRelease(topic, this);
                         continue;
                     }
                     long left = deadline - System.nanoTime();
@@ -289,7 +294,7 @@ final class WaitingConsumers {
                 if (!caller.compareAndSet(BLOCKED, IDLE)) {
                     // given a drain while leaving: run it, or the topic's drains stop
                     caller.set(IDLE);
-                    drainAndRelease(topic);
+                    drainAndRelease(topic, this);
                 }
                 thread = null;
             }
