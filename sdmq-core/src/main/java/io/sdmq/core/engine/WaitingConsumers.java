@@ -76,7 +76,6 @@ final class WaitingConsumers {
         if (!waiter.isDone()) {
             timer.schedule(() -> expire(topic, waiter), timeoutMs, TimeUnit.MILLISECONDS);
         }
-        startDrain(topic);
         return waiter;
     }
 
@@ -86,11 +85,7 @@ final class WaitingConsumers {
      */
     private void drainHere(Topic topic, Waiter caller) {
         if (!topic.candidates.isEmpty() && topic.draining.compareAndSet(false, true)) {
-            try {
-                drain(topic, caller);
-            } finally {
-                topic.draining.set(false);
-            }
+            drainAndRelease(topic, caller);
         }
     }
 
