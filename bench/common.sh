@@ -10,6 +10,12 @@ STARTED_PIDS=()
 # starts the server on a fresh database $DB and waits for its health; its log goes to $OUT/server.log. BENCH_TARGET
 # then holds the bench's arguments that point it at this server, its key prefix, process and database
 start_server() {
+    if port_taken "$PORT"; then
+        # another side runs there: leave its database alone
+        echo "port $PORT is taken" >&2
+        trap - EXIT
+        exit 1
+    fi
     mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS $DB; CREATE DATABASE $DB"
     launch_server "$PORT" "$OUT/server.log"
     SERVER_PID=$LAUNCHED_PID
@@ -48,7 +54,7 @@ process_ticks() {
 
 # another instance on the same database and key prefix, on port $1, logging to $2; its pid in LAUNCHED_PID
 launch_server() {
-    if curl -s -o /dev/null "http://127.0.0.1:$1/"; then
+    if port_taken "$1"; then
         echo "port $1 is taken" >&2
         exit 1
     fi
@@ -71,6 +77,10 @@ launch_server() {
     done
     echo "the server did not come up; see $2" >&2
     exit 1
+}
+
+port_taken() {
+    curl -s -o /dev/null "http://127.0.0.1:$1/"
 }
 
 # stops every instance started
