@@ -78,8 +78,9 @@ final class LiteralSql {
     /**
      * A batch of transitions and its commit, so no row lock is held while the client is away: first the log rows,
      * then the lock of the messages' rows in id order when the batch has one, then each status change, then
-     * {@code COMMIT}. When a statement fails the server runs none after it, so nothing is committed and the caller
-     * rolls back.
+     * {@code COMMIT}. Each statement names at most {@link StatusChanges#MAX_IDS} ids and looks its rows up by
+     * primary key even where the optimizer would rather scan, so it locks its own rows and no others. When a
+     * statement fails the server runs none after it, so nothing is committed and the caller rolls back.
      * <p>
      * A change moves the status of its messages unless a row changed later than the change, or is terminal; a
      * requeue leaves DEAD or EXPIRED only when the row is still in the status it was requeued from. Attempts and due
@@ -88,12 +89,12 @@ final class LiteralSql {
      */
     static String transitions(List<LogRow> logs, StatusChanges.Batch batch) {
         StringBuilder sql = logInsert(logs).append(';');
-        if (!batch.lockIds().isEmpty()) {
-            sql.append("SELECT id FROM sdmq_message WHERE id IN ");
-            ids(sql, batch.lockIds()).append(" ORDER BY id FOR UPDATE;");
+        for (List<Long> chunk : StatusChanges.chunks(batch.lockIds())) {
+            sql.append("SELECT id FROM sdmq_message FORCE INDEX (PRIMARY) WHERE id IN ");
+            ids(sql, chunk).append(" ORDER BY id FOR UPDATE;");
         }
         for (StatusChange c : batch.changes()) {
-            sql.append("UPDATE sdmq_message SET ");
+            sql.append("UPDATE sdmq_message FORCE INDEX (PRIMARY) SET ");
             if (c.timed() != null) {
                 sql.append("status = '").append(c.toStatus()).append("', update_time =");
                 timeOfId(sql, c.timed()).append(" WHERE id IN ");

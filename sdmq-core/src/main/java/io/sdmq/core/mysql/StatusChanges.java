@@ -24,9 +24,17 @@ import java.util.Map;
  * their statuses (single pushes' WAIT_PUT to DELAY: each push has its own time) share one update that gives each
  * message its own time, in its guard and as its update time, again from {@link #MIN_SHARED} of them on. The other
  * updates come first, one id each in id order; a message with several updates keeps them all there, in order.
+ * A shared update names at most {@link #MAX_IDS} ids: see there.
  */
 final class StatusChanges {
     private static final int MIN_SHARED = 3;
+    /**
+     * Most ids in one {@code id IN (...)} list. MariaDB turns a list of 1 000 or more ({@code
+     * in_predicate_conversion_threshold}) into a join with a temporary table, which may scan the whole primary key;
+     * a scan in a locking statement locks every row it reads and the gaps between them, so concurrent pushes wait
+     * for the batch or deadlock with it.
+     */
+    static final int MAX_IDS = 500;
 
     /**
      * What {@link LiteralSql#transitions} renders besides the log rows: the messages whose rows to lock first (none, or
@@ -74,7 +82,7 @@ final class StatusChanges {
         Map<List<String>, List<StatusChange>> sameStatuses = new LinkedHashMap<>();
         shared.forEach((shape, ids) -> {
             if (ids.size() >= MIN_SHARED) {
-                groups.add(shape.withIds(ids.stream().sorted().toList()));
+                chunks(ids.stream().sorted().toList()).forEach(chunk -> groups.add(shape.withIds(chunk)));
             } else if (shape.attempts() == null && shape.dueTime() == null) {
                 ids.forEach(id -> sameStatuses.computeIfAbsent(Arrays.asList(shape.fromStatus(), shape.toStatus()),
                         statuses -> new ArrayList<>()).add(shape.withIds(List.of(id))));
@@ -84,10 +92,11 @@ final class StatusChanges {
         });
         sameStatuses.forEach((statuses, changes) -> {
             if (changes.size() >= MIN_SHARED) {
-                groups.add(StatusChange.timed(statuses.get(0), statuses.get(1), changes.stream()
+                chunks(changes.stream()
                         .map(change -> new StatusChange.Timed(change.ids().get(0), change.changedAt()))
                         .sorted(Comparator.comparingLong(StatusChange.Timed::id))
-                        .toList()));
+                        .toList()).forEach(chunk -> groups.add(StatusChange.timed(statuses.get(0), statuses.get(1),
+                        chunk)));
             } else {
                 singles.addAll(changes);
             }
@@ -95,6 +104,15 @@ final class StatusChanges {
         singles.sort(Comparator.comparingLong(change -> change.ids().get(0)));
         singles.addAll(groups);
         return singles;
+    }
+
+    /** The list cut into runs of at most {@link #MAX_IDS}, in order. */
+    static <T> List<List<T>> chunks(List<T> list) {
+        List<List<T>> chunks = new ArrayList<>((list.size() + MAX_IDS - 1) / MAX_IDS);
+        for (int from = 0; from < list.size(); from += MAX_IDS) {
+            chunks.add(list.subList(from, Math.min(list.size(), from + MAX_IDS)));
+        }
+        return chunks;
     }
 
     private static boolean continues(Transition previous, Transition next) {

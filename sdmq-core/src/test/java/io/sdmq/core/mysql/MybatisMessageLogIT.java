@@ -209,6 +209,43 @@ class MybatisMessageLogIT extends MessageLogContract {
         assertThat(shortWaits.find(earlier.id()).orElseThrow().status()).isEqualTo(DELETED);
     }
 
+    /**
+     * A batch over most of a small table locks only its own rows. Left to themselves, MySQL and MariaDB update such
+     * a batch by scanning the whole primary key, and MariaDB turns an IN list of 1 000 ids or more into a join that
+     * may scan it too; a scan locks every row it reads and the gaps between them, so a push committing at the same
+     * time waits for the batch or deadlocks with it.
+     */
+    @Test
+    void a_batch_over_most_of_a_small_table_leaves_a_concurrent_push_alone() throws SQLException {
+        HikariDataSource dataSource = shortLockWaits();
+        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        List<Message> messages = new ArrayList<>();
+        for (int i = 0; i < 1_500; i++) {
+            messages.add(message("order", "o-" + i));
+        }
+        shortWaits.insert(messages);
+        // 600 share one time (one shared update), 600 have each their own (one update with a time per id)
+        List<Transition> batch = new ArrayList<>();
+        for (int i = 0; i < 1_200; i++) {
+            batch.add(Transition.of(messages.get(i).id(), WAIT_PUT, DELAY, i < 600 ? T0 + 1 : T0 + 1 + i, BUCKET));
+        }
+        Message pushed = message("order", "o-pushed");
+
+        try (Connection pusher = dataSource.getConnection(); Statement s = pusher.createStatement()) {
+            pusher.setAutoCommit(false);
+            s.execute(LiteralSql.insert(Rows.newMessage(pushed), Rows.firstLog(pushed, HOST, "pusher")));
+            shortWaits.apply(batch);
+            pusher.commit();
+        }
+
+        assertThat(queryOne("SELECT CONCAT(status, ' ', COUNT(*)) FROM sdmq_message GROUP BY status ORDER BY status"))
+                .isEqualTo("DELAY 1200");
+        assertThat(shortWaits.find(messages.get(599).id()).orElseThrow().updateTime()).isEqualTo(T0 + 1);
+        assertThat(shortWaits.find(messages.get(1_199).id()).orElseThrow().updateTime()).isEqualTo(T0 + 1 + 1_199);
+        assertThat(shortWaits.find(pushed.id()).orElseThrow().status()).isEqualTo(WAIT_PUT);
+        assertThat(shortWaits.find(messages.get(1_200).id()).orElseThrow().status()).isEqualTo(WAIT_PUT);
+    }
+
     @Test
     void unreachable_database_surfaces_as_unavailable() {
         MysqlDataSource nowhere = new MysqlDataSource();
