@@ -1,5 +1,6 @@
 package io.sdmq.core.mysql;
 
+import cn.hutool.core.collection.ListUtil;
 import io.sdmq.common.MessageStatus;
 import io.sdmq.common.Transition;
 
@@ -108,11 +109,7 @@ final class StatusChanges {
 
     /** The list cut into runs of at most {@link #MAX_IDS}, in order. */
     static <T> List<List<T>> chunks(List<T> list) {
-        List<List<T>> chunks = new ArrayList<>((list.size() + MAX_IDS - 1) / MAX_IDS);
-        for (int from = 0; from < list.size(); from += MAX_IDS) {
-            chunks.add(list.subList(from, Math.min(list.size(), from + MAX_IDS)));
-        }
-        return chunks;
+        return ListUtil.partition(list, MAX_IDS);
     }
 
     private static boolean continues(Transition previous, Transition next) {
