@@ -2,7 +2,6 @@ package io.sdmq.core.mysql;
 
 import org.apache.ibatis.annotations.Arg;
 import org.apache.ibatis.annotations.ConstructorArgs;
-import org.apache.ibatis.annotations.Delete;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.ResultMap;
 import org.apache.ibatis.annotations.Results;
@@ -82,25 +81,16 @@ interface MessageMapper {
     int replaceContent(@Param("id") long id, @Param("body") String body, @Param("dueTime") LocalDateTime dueTime,
                        @Param("changedAt") LocalDateTime changedAt);
 
+    /**
+     * Reads only the part of the (status, due_time) index due before the cutoff, and stops at the limit: sorting by
+     * update_time, which no index holds, read every terminal row of the table for each batch.
+     */
     @Select("""
             SELECT id FROM sdmq_message
-            WHERE status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED') AND update_time < #{updatedBefore}
-            ORDER BY update_time LIMIT #{limit}""")
-    List<Long> findPurgeable(@Param("updatedBefore") LocalDateTime updatedBefore, @Param("limit") int limit);
-
-    @Delete("""
-            <script>
-            DELETE FROM sdmq_message_log WHERE message_id IN
-            <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach>
-            </script>""")
-    int deleteLogs(@Param("ids") List<Long> ids);
-
-    @Delete("""
-            <script>
-            DELETE FROM sdmq_message WHERE status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED') AND id IN
-            <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach>
-            </script>""")
-    int deleteMessages(@Param("ids") List<Long> ids);
+            WHERE status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED') AND due_time < #{before}
+                AND update_time < #{before}
+            LIMIT #{limit}""")
+    List<Long> findPurgeable(@Param("before") LocalDateTime before, @Param("limit") int limit);
 
     @Select("""
             SELECT message_id, from_status, to_status, changed_at, bucket, host, thread, note

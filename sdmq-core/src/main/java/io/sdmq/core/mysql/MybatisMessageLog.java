@@ -136,15 +136,16 @@ public final class MybatisMessageLog implements MessageLog {
     }
 
     @Override
-    public int purgeTerminal(long updatedBefore, int limit) {
+    public int purgeTerminal(long before, int limit) {
         return inTransaction("purge terminal messages", session -> {
-            MessageMapper mapper = session.getMapper(MessageMapper.class);
-            List<Long> ids = mapper.findPurgeable(Rows.utc(updatedBefore), limit);
+            List<Long> ids = session.getMapper(MessageMapper.class).findPurgeable(Rows.utc(before), limit);
             if (ids.isEmpty()) {
                 return 0;
             }
-            mapper.deleteLogs(ids);
-            return mapper.deleteMessages(ids);
+            // the rows first: a second instance purging the same messages waits for them, then deletes none
+            int purged = executeAll(session, LiteralSql.deleteTerminalMessages(ids));
+            executeAll(session, LiteralSql.deleteLogs(ids) + ";COMMIT");
+            return purged;
         });
     }
 
@@ -212,14 +213,20 @@ public final class MybatisMessageLog implements MessageLog {
         return holder;
     }
 
-    /** Runs a multi-statement to its end: a statement's failure surfaces only when the results reach it. */
-    private static void executeAll(SqlSession session, String sql) {
+    /**
+     * Runs a multi-statement to its end (a statement's failure surfaces only when the results reach it); answers the
+     * rows its statements changed together.
+     */
+    private static int executeAll(SqlSession session, String sql) {
         try (Statement statement = session.getConnection().createStatement()) {
             statement.setEscapeProcessing(false);
             boolean resultSet = statement.execute(sql);
-            while (resultSet || statement.getUpdateCount() != -1) {
+            int changed = 0;
+            for (int count = statement.getUpdateCount(); resultSet || count != -1; count = statement.getUpdateCount()) {
+                changed += resultSet ? 0 : count;
                 resultSet = statement.getMoreResults();
             }
+            return changed;
         } catch (SQLException e) {
             // not the SQL itself, which holds message bodies
             throw ExceptionFactory.wrapException("could not run a journal statement", e);

@@ -57,8 +57,11 @@ public interface MessageLog {
     /** Messages in DELAY, READY or RESERVED due before {@code dueBefore}, with an id above {@code afterId}, by id. */
     List<StoredMessage> findOverdue(long dueBefore, long afterId, int limit);
 
-    /** Deletes up to {@code limit} terminal messages last changed before {@code updatedBefore}, and their log rows. */
-    int purgeTerminal(long updatedBefore, int limit);
+    /**
+     * Deletes up to {@code limit} terminal messages whose last change and due time are both before {@code before},
+     * and their log rows; answers how many messages it deleted.
+     */
+    int purgeTerminal(long before, int limit);
 
     /** A message's transitions, oldest first. */
     List<Transition> history(long id);

@@ -221,16 +221,34 @@ class RecoveryTest {
     }
 
     @Test
-    void retention_purges_old_terminal_messages_only() {
+    void retention_purges_terminal_messages_ended_and_due_a_retention_ago_only() {
         long old = push(60_000);
         engine.delete(old);
         long pending = push(60_000);
         PurgeOldMessages purge = new PurgeOldMessages(mysql, RecoverySettings.defaults());
+        long retention = Duration.ofDays(7).toMillis();
 
-        purge.runOnce(T0 + Duration.ofDays(7).toMillis() + 1);
-
+        assertThat(purge.runOnce(T0 + retention + 1)).isEqualTo(T0 + retention + 1 + 60_000);
+        assertThat(mysql.find(old)).as("deleted a retention ago, due since less").isPresent();
+        purge.runOnce(T0 + retention + 60_001);
         assertThat(mysql.find(old)).isEmpty();
         assertThat(mysql.find(pending)).isPresent();
+    }
+
+    @Test
+    void a_backlog_larger_than_a_pass_is_purged_in_passes_that_follow_at_once() {
+        for (int i = 0; i < 101; i++) {
+            engine.delete(push(0));
+        }
+        RecoverySettings oneAtATime = new RecoverySettings(true, Duration.ofSeconds(10), Duration.ofSeconds(5),
+                Duration.ofSeconds(60), Duration.ofDays(7), 1, 5_000);
+        PurgeOldMessages purge = new PurgeOldMessages(mysql, oneAtATime);
+        long now = T0 + Duration.ofDays(7).toMillis() + 1;
+
+        assertThat(purge.runOnce(now)).as("100 batches of one, more left").isEqualTo(now);
+        assertThat(purge.runOnce(now)).as("the last one").isEqualTo(now + 60_000);
+        assertThat(purge.runOnce(now)).as("nothing left").isEqualTo(now + 60_000);
+        assertThat(mysql.purgeTerminal(now, 1)).isZero();
     }
 
     private long push(long delay) {

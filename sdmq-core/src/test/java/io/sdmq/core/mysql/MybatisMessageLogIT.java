@@ -247,6 +247,36 @@ class MybatisMessageLogIT extends MessageLogContract {
     }
 
     @Test
+    void a_purge_of_most_of_a_small_table_leaves_a_concurrent_push_alone() throws SQLException {
+        HikariDataSource dataSource = shortLockWaits();
+        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        List<Message> messages = new ArrayList<>();
+        for (int i = 0; i < 800; i++) {
+            messages.add(message("order", "o-" + i));
+        }
+        shortWaits.insert(messages);
+        List<Transition> done = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            done.add(Transition.of(messages.get(i).id(), WAIT_PUT, DELETED, T0 + 1, BUCKET));
+        }
+        shortWaits.apply(done);
+        Message pushed = message("order", "o-pushed");
+
+        try (Connection pusher = dataSource.getConnection(); Statement s = pusher.createStatement()) {
+            pusher.setAutoCommit(false);
+            s.execute(LiteralSql.insert(Rows.newMessage(pushed), Rows.firstLog(pushed, HOST, "pusher")));
+            assertThat(shortWaits.purgeTerminal(T0 + 5_001, 500)).isEqualTo(500);
+            pusher.commit();
+        }
+
+        assertThat(shortWaits.purgeTerminal(T0 + 5_001, 500)).isEqualTo(100);
+        assertThat(queryOne("SELECT CONCAT(COUNT(*), ' ', SUM(status = 'WAIT_PUT')) FROM sdmq_message"))
+                .isEqualTo("201 201");
+        assertThat(queryOne("SELECT COUNT(*) FROM sdmq_message_log")).isEqualTo("201");
+        assertThat(shortWaits.history(pushed.id())).hasSize(1);
+    }
+
+    @Test
     void unreachable_database_surfaces_as_unavailable() {
         MysqlDataSource nowhere = new MysqlDataSource();
         nowhere.setURL("jdbc:mysql://127.0.0.1:1/sdmq?connectTimeout=500");

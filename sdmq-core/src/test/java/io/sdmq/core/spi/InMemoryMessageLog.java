@@ -110,11 +110,9 @@ public final class InMemoryMessageLog implements MessageLog {
     }
 
     @Override
-    public synchronized int purgeTerminal(long updatedBefore, int limit) {
-        List<Long> ids = rows.values().stream()
-                .filter(r -> r.status().isTerminal() && r.updateTime() < updatedBefore)
-                .sorted(Comparator.comparingLong(StoredMessage::updateTime)).limit(limit)
-                .map(r -> r.message().id()).toList();
+    public synchronized int purgeTerminal(long before, int limit) {
+        List<Long> ids = select(r -> r.status().isTerminal() && r.updateTime() < before
+                && r.message().dueTime() < before, limit).stream().map(r -> r.message().id()).toList();
         ids.forEach(rows::remove);
         log.removeIf(t -> ids.contains(t.messageId()));
         keys.values().removeIf(ids::contains);

@@ -418,19 +418,24 @@ public abstract class MessageLogContract {
     }
 
     @Test
-    void purge_deletes_old_terminal_messages_with_their_log_rows() {
-        Message old = stored(message("order", "old"));
-        Message recent = stored(message("order", "recent"));
-        Message pending = stored(message("order", "pending"));
-        log.apply(List.of(Transition.of(old.id(), WAIT_PUT, DELETED, T0 + 1, BUCKET),
-                Transition.of(recent.id(), WAIT_PUT, DELETED, T0 + 100, BUCKET)));
+    void purge_deletes_terminal_messages_ended_and_due_before_the_cutoff_with_their_log_rows() {
+        Message old = stored(aMessage().bizKey("old").createdAt(T0).due(T0 + 10).build());
+        Message recent = stored(aMessage().bizKey("recent").createdAt(T0).due(T0 + 10).build());
+        Message cancelledEarly = stored(aMessage().bizKey("cancelled").createdAt(T0).due(T0 + 5_000).build());
+        Message pending = stored(aMessage().bizKey("pending").createdAt(T0).due(T0 + 10).build());
+        log.apply(List.of(Transition.of(old.id(), WAIT_PUT, DELETED, T0 + 20, BUCKET),
+                Transition.of(recent.id(), WAIT_PUT, DELETED, T0 + 100, BUCKET),
+                Transition.of(cancelledEarly.id(), WAIT_PUT, DELETED, T0 + 20, BUCKET)));
 
         assertThat(log.purgeTerminal(T0 + 50, 10)).isEqualTo(1);
         assertThat(log.find(old.id())).isEmpty();
         assertThat(log.history(old.id())).isEmpty();
         assertThat(log.find(recent.id())).isPresent();
         assertThat(log.purgeTerminal(T0 + 1_000, 10)).isEqualTo(1);
-        assertThat(log.purgeTerminal(T0 + 1_000, 10)).isZero();
+        assertThat(log.find(cancelledEarly.id())).isPresent();
+        assertThat(log.purgeTerminal(T0 + 5_001, 10)).isEqualTo(1);
+        assertThat(log.history(cancelledEarly.id())).isEmpty();
+        assertThat(log.purgeTerminal(T0 + 9_000, 10)).isZero();
         assertThat(log.find(pending.id())).isPresent();
         assertThat(log.insert(List.of(message("order", "old")))).hasSize(1);
     }
