@@ -219,11 +219,7 @@ class MybatisMessageLogIT extends MessageLogContract {
     void a_batch_over_most_of_a_small_table_leaves_a_concurrent_push_alone() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
         MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
-        List<Message> messages = new ArrayList<>();
-        for (int i = 0; i < 1_500; i++) {
-            messages.add(message("order", "o-" + i));
-        }
-        shortWaits.insert(messages);
+        List<Message> messages = inserted(shortWaits, 1_500);
         // 600 share one time (one shared update), 600 have each their own (one update with a time per id)
         List<Transition> batch = new ArrayList<>();
         for (int i = 0; i < 1_200; i++) {
@@ -231,12 +227,7 @@ class MybatisMessageLogIT extends MessageLogContract {
         }
         Message pushed = message("order", "o-pushed");
 
-        try (Connection pusher = dataSource.getConnection(); Statement s = pusher.createStatement()) {
-            pusher.setAutoCommit(false);
-            s.execute(LiteralSql.insert(Rows.newMessage(pushed), Rows.firstLog(pushed, HOST, "pusher")));
-            shortWaits.apply(batch);
-            pusher.commit();
-        }
+        whileUncommitted(dataSource, pushed, () -> shortWaits.apply(batch));
 
         assertThat(queryOne("SELECT CONCAT(status, ' ', COUNT(*)) FROM sdmq_message GROUP BY status ORDER BY status"))
                 .isEqualTo("DELAY 1200");
@@ -250,11 +241,7 @@ class MybatisMessageLogIT extends MessageLogContract {
     void a_purge_of_most_of_a_small_table_leaves_a_concurrent_push_alone() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
         MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
-        List<Message> messages = new ArrayList<>();
-        for (int i = 0; i < 800; i++) {
-            messages.add(message("order", "o-" + i));
-        }
-        shortWaits.insert(messages);
+        List<Message> messages = inserted(shortWaits, 800);
         List<Transition> done = new ArrayList<>();
         for (int i = 0; i < 600; i++) {
             done.add(Transition.of(messages.get(i).id(), WAIT_PUT, DELETED, T0 + 1, BUCKET));
@@ -262,12 +249,8 @@ class MybatisMessageLogIT extends MessageLogContract {
         shortWaits.apply(done);
         Message pushed = message("order", "o-pushed");
 
-        try (Connection pusher = dataSource.getConnection(); Statement s = pusher.createStatement()) {
-            pusher.setAutoCommit(false);
-            s.execute(LiteralSql.insert(Rows.newMessage(pushed), Rows.firstLog(pushed, HOST, "pusher")));
-            assertThat(shortWaits.purgeTerminal(T0 + 5_001, 500)).isEqualTo(500);
-            pusher.commit();
-        }
+        whileUncommitted(dataSource, pushed,
+                () -> assertThat(shortWaits.purgeTerminal(T0 + 5_001, 500)).isEqualTo(500));
 
         assertThat(shortWaits.purgeTerminal(T0 + 5_001, 500)).isEqualTo(100);
         assertThat(queryOne("SELECT CONCAT(COUNT(*), ' ', SUM(status = 'WAIT_PUT')) FROM sdmq_message"))
@@ -287,6 +270,25 @@ class MybatisMessageLogIT extends MessageLogContract {
         assertThatThrownBy(() -> unreachable.find(1L)).isInstanceOf(UnavailableException.class);
         assertThatThrownBy(() -> unreachable.apply(List.of(Transition.of(1L, WAIT_PUT, DELAY, T0, BUCKET))))
                 .isInstanceOf(UnavailableException.class);
+    }
+
+    private static List<Message> inserted(MessageLog log, int count) {
+        List<Message> messages = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            messages.add(message("order", "o-" + i));
+        }
+        log.insert(messages);
+        return messages;
+    }
+
+    /** Runs {@code work} while another connection holds the push of {@code pushed} uncommitted, then commits it. */
+    private static void whileUncommitted(DataSource dataSource, Message pushed, Runnable work) throws SQLException {
+        try (Connection pusher = dataSource.getConnection(); Statement s = pusher.createStatement()) {
+            pusher.setAutoCommit(false);
+            s.execute(LiteralSql.insert(Rows.newMessage(pushed), Rows.firstLog(pushed, HOST, "pusher")));
+            work.run();
+            pusher.commit();
+        }
     }
 
     /** A fresh database whose sessions give up waiting for a row lock after a second. */
