@@ -25,7 +25,8 @@ final class LiteralSql {
             + " changed_at, bucket, host, thread, note) VALUES ";
     /** Most messages one statement of a purge deletes; see {@link #deleteLogs}. */
     private static final int PURGE_IDS = 20;
-    private static final String NOT_TERMINAL = " AND (status NOT IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')";
+    private static final String TERMINAL = "('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')";
+    private static final String NOT_TERMINAL = " AND (status NOT IN " + TERMINAL;
 
     private LiteralSql() {
     }
@@ -128,9 +129,9 @@ final class LiteralSql {
 
     /**
      * A purge's deletes of the given messages' log rows ({@link #deleteTerminalMessages} deletes the messages' own
-     * rows), each statement for at most {@link #PURGE_IDS} messages. A delete over a large share of a table's rows runs as a
-     * scan, even with an index hint, and a scan locks every row and gap it reads, so a push committing meanwhile
-     * waits for the purge or deadlocks with it. MariaDB 10.11 scans for 400 of 1 100 log rows, and counts the rows the
+     * rows), each statement for at most {@link #PURGE_IDS} messages. A delete over a large share of a table's rows
+     * runs as a scan, even with an index hint, and a scan locks every row and gap it reads, so a push committing
+     * meanwhile waits for the purge or deadlocks with it. MariaDB 10.11 scans for 400 of 1 100 log rows, and counts the rows the
      * transaction already deleted as gone, so the last statements of a purge over most of a table are the risk: with
      * 100 messages a statement a purge of 500 of 800 messages still scanned, with 20 it does not, and costs the same.
      */
@@ -141,7 +142,7 @@ final class LiteralSql {
     /** A purge's deletes of message rows that are terminal, by primary key; see {@link #deleteLogs}. */
     static String deleteTerminalMessages(List<Long> ids) {
         return deletes("DELETE m FROM sdmq_message m FORCE INDEX (PRIMARY) WHERE m.id IN ", ids,
-                " AND m.status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')");
+                " AND m.status IN " + TERMINAL);
     }
 
     private static String deletes(String head, List<Long> ids, String tail) {
