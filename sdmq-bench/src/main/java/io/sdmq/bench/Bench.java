@@ -17,15 +17,20 @@ import java.util.Map;
  * <pre>
  * --workload raw|W1|W2|W3|W4|W5|W6   what to run (raw: Redis ZADD and MariaDB INSERT limits, Redis layout floor)
  * --url http://127.0.0.1:8080       the server
+ * --peer redisson|db-scheduler --warmup N   run W1 or W3 against a peer instead (see Peers), in this JVM, after a
+ *                                           W1 of N messages that is not measured; redisson uses --redis and
+ *                                           --prefix, db-scheduler --jdbc (it makes the database sdmq_peer)
  * --messages N --producers P --consumers C --rate R --duration S --inflight N --preload N --lead S
  * --drain S (give up once nothing arrived for S seconds past the last due time) --max-drain S
  * --redis redis://127.0.0.1:6379 --prefix sdmq     the server's Redis and key prefix (raw, W5, W6)
  * --server-pid PID                                 also report the server process's CPU seconds (Linux /proc)
+ * --mariadb-pid PID --redis-pid PID                also report those processes' CPU seconds
  * --jdbc jdbc:mysql://127.0.0.1:3306/ --db-user root --db-password ''   (raw)
  * --server-db jdbc:mysql://127.0.0.1:3306/sdmq   the server's database: also report the lateness its status log
  *                                                 records (moved to READY, RESERVED by a pop), W1..W5
  * --out results.jsonl --scale 0.2 --label W1-p32    append one JSON line; scale and label are recorded in it
  * --report results.jsonl                           print the Markdown tables of a results file
+ * --compare results.jsonl                          print sdmq beside the peers (bench/peers.sh)
  * --jfr recording.jfr --top 15 --from MS --to MS   print where a recording's CPU went (within epoch ms)
  * </pre>
  */
@@ -43,28 +48,35 @@ public final class Bench {
             System.out.print(Report.markdown(Files.readAllLines(Path.of(options.text("report", "")))));
             return;
         }
+        if (options.has("compare")) {
+            System.out.print(Report.comparison(Files.readAllLines(Path.of(options.text("compare", "")))));
+            return;
+        }
         if (options.has("jfr")) {
             System.out.print(Profile.markdown(Path.of(options.text("jfr", "")), options.integer("top", 15),
                     Long.parseLong(options.text("from", "0")), Long.parseLong(options.text("to", "0"))));
             return;
         }
         String workload = options.text("workload", "W1");
+        String peer = options.text("peer", "");
         Map<String, Object> result = new LinkedHashMap<>();
-        result.put("workload", workload);
-        result.put("label", options.text("label", workload));
-        result.put("scale", options.text("scale", "1"));
-        result.put("date", Instant.now().toString());
-        long serverPid = options.integer("server-pid", 0);
-        long serverTicks = serverPid > 0 ? cpuTicks(serverPid) : 0;
-        long benchCpu = benchCpuNanos();
-        long start = System.nanoTime();
-        result.putAll(run(workload, options));
-        double seconds = (System.nanoTime() - start) / 1e9;
-        result.put("benchCpuSeconds", Workloads.round3((benchCpuNanos() - benchCpu) / 1e9));
-        if (serverPid > 0) {
-            double cpu = (cpuTicks(serverPid) - serverTicks) / (double) CLOCK_TICKS;
-            result.put("serverCpuSeconds", Workloads.round3(cpu));
-            result.put("serverCores", Workloads.round3(cpu / seconds));
+        try (Target target = peer.isEmpty() ? new SdmqClient(options.text("url", "http://127.0.0.1:8080"))
+                : Peers.open(peer, options)) {
+            Workloads workloads = new Workloads(target, options);
+            if (!peer.isEmpty()) {
+                if (!workload.equals("W1") && !workload.equals("W3")) {
+                    throw new IllegalArgumentException("a peer runs W1 or W3, not " + workload);
+                }
+                int warmup = options.integer("warmup", 0);
+                if (warmup > 0) {
+                    // the peer runs in this JVM: its code is compiled in a first run, as sdmq's is in the warm-ups
+                    workloads.burst("warmup", warmup);
+                }
+            }
+            result.putAll(measured(workload, workloads, options));
+            if (!peer.isEmpty()) {
+                result.put("peer", peer);
+            }
         }
         String line = JSON.writeValueAsString(result);
         if (options.has("out")) {
@@ -88,8 +100,40 @@ public final class Bench {
                 .getProcessCpuTime();
     }
 
-    private static Map<String, Object> run(String workload, Options options) throws Exception {
-        Workloads workloads = new Workloads(new SdmqClient(options.text("url", "http://127.0.0.1:8080")), options);
+    /** Runs the workload with the CPU seconds of this JVM and of the processes given by --*-pid around it. */
+    private static Map<String, Object> measured(String workload, Workloads workloads, Options options)
+            throws Exception {
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("workload", workload);
+        result.put("label", options.text("label", workload));
+        result.put("scale", options.text("scale", "1"));
+        result.put("date", Instant.now().toString());
+        Map<String, Long> pids = new LinkedHashMap<>();
+        for (String process : new String[] {"server", "mariadb", "redis"}) {
+            if (options.integer(process + "-pid", 0) > 0) {
+                pids.put(process, (long) options.integer(process + "-pid", 0));
+            }
+        }
+        Map<String, Long> ticks = new LinkedHashMap<>();
+        for (Map.Entry<String, Long> pid : pids.entrySet()) {
+            ticks.put(pid.getKey(), cpuTicks(pid.getValue()));
+        }
+        long benchCpu = benchCpuNanos();
+        long start = System.nanoTime();
+        result.putAll(run(workload, workloads, options));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        result.put("benchCpuSeconds", Workloads.round3((benchCpuNanos() - benchCpu) / 1e9));
+        for (Map.Entry<String, Long> pid : pids.entrySet()) {
+            double cpu = (cpuTicks(pid.getValue()) - ticks.get(pid.getKey())) / (double) CLOCK_TICKS;
+            result.put(pid.getKey() + "CpuSeconds", Workloads.round3(cpu));
+        }
+        if (result.get("serverCpuSeconds") instanceof Double cpu) {
+            result.put("serverCores", Workloads.round3(cpu / seconds));
+        }
+        return result;
+    }
+
+    private static Map<String, Object> run(String workload, Workloads workloads, Options options) throws Exception {
         switch (workload) {
             case "raw":
                 return workloads.raw(options.integer("messages", 200_000),

@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Consumer threads of one topic. Each long-polls {@code /get/{topic}?timeout=1000&count=100}, records the receive
- * time of the reply, and acknowledges the batch with one {@code POST /finish}; it keeps at most one finish in
- * flight, so a slow finish does not hold up the next poll but the consumer never runs ahead of its acknowledgements.
+ * Consumer threads of one topic. Each long-polls for up to 100 messages for up to 1 s (on sdmq
+ * {@code /get/{topic}?timeout=1000&count=100}), records the receive time of the reply, and acknowledges the batch in
+ * one call ({@code POST /finish}); it keeps at most one acknowledgement in flight, so a slow one does not hold up the
+ * next poll but the consumer never runs ahead of its acknowledgements.
  */
 final class Consumers {
     static final int POLL_TIMEOUT_MS = 1_000;
@@ -16,7 +17,7 @@ final class Consumers {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stop;
 
-    Consumers(SdmqClient client, String topic, int consumers, Tracker tracker) {
+    Consumers(Target client, String topic, int consumers, Tracker tracker) {
         for (int i = 0; i < consumers; i++) {
             Thread thread = new Thread(() -> consume(client, topic, tracker), "consumer-" + i);
             threads.add(thread);
@@ -24,11 +25,11 @@ final class Consumers {
         }
     }
 
-    private void consume(SdmqClient client, String topic, Tracker tracker) {
+    private void consume(Target client, String topic, Tracker tracker) {
         CompletableFuture<Integer> lastFinish = CompletableFuture.completedFuture(0);
         int lastIds = 0;
         while (!stop) {
-            List<SdmqClient.Delivered> batch;
+            List<Target.Delivered> batch;
             try {
                 batch = client.get(topic, POLL_TIMEOUT_MS, POLL_COUNT);
             } catch (Exception e) {

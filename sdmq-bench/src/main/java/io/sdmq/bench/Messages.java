@@ -26,10 +26,4 @@ final class Messages {
         int first = body.indexOf('|');
         return Long.parseLong(body, first + 1, body.indexOf('|', first + 1), 10);
     }
-
-    /** One pushed message as JSON; topic and body hold no character that needs escaping. */
-    static void appendPush(StringBuilder json, String topic, String body, long deliverAt) {
-        json.append("{\"topic\":\"").append(topic).append("\",\"body\":\"").append(body)
-                .append("\",\"deliverAt\":").append(deliverAt).append('}');
-    }
 }

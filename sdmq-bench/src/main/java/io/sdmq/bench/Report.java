@@ -101,6 +101,77 @@ final class Report {
         return md.toString();
     }
 
+    /** Where each target keeps an acknowledged message. */
+    private static final Map<String, String> KEPT_IN = Map.of(
+            "sdmq", "MySQL (committed before a push answers) and Redis",
+            "redisson", "Redis only",
+            "db-scheduler", "MySQL",
+            "bullmq", "Redis only");
+
+    /**
+     * sdmq beside the peers of one bench/peers.sh run: per target (its label) its W1 and W3, and the ratios that say
+     * by how much sdmq leads (above 1) or trails (below 1).
+     */
+    static String comparison(List<String> lines) {
+        Map<String, Map<String, JsonNode>> byTarget = new LinkedHashMap<>();
+        for (String line : lines) {
+            if (!line.isBlank()) {
+                JsonNode result = JSON.readTree(line);
+                byTarget.computeIfAbsent(result.path("label").asString(), label -> new LinkedHashMap<>())
+                        .put(result.path("workload").asString(), result);
+            }
+        }
+        Map<String, JsonNode> sdmq = byTarget.getOrDefault("sdmq", Map.of());
+        StringBuilder md = new StringBuilder("| target | keeps messages in | W1 push msgs/s | W1 lateness p50 / p99 / "
+                + "p99.9 ms | W3 lateness p50 / p99 / p99.9 ms | lost / early / dup, W1; W3 | CPU ms per message, all "
+                + "processes, W1; W3 | sdmq's push ÷ this | this W1 p99 ÷ sdmq's | this W3 p99 ÷ sdmq's |\n"
+                + "|---|---|---:|---|---|---|---|---:|---:|---:|\n");
+        byTarget.forEach((target, runs) -> {
+            JsonNode w1 = runs.get("W1");
+            JsonNode w3 = runs.get("W3");
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s; %s | %s; %s | %s | %s | %s |%n",
+                    target, KEPT_IN.getOrDefault(target, "?"),
+                    w1 == null ? "–" : count(w1.path("pushRate").asDouble()),
+                    w1 == null ? "–" : percentiles(w1), w3 == null ? "–" : percentiles(w3),
+                    faults(w1), faults(w3), cpuPerMessage(w1), cpuPerMessage(w3),
+                    lead(sdmq.get("W1"), w1, "pushRate", false), lead(sdmq.get("W1"), w1, "latenessP99Ms", true),
+                    lead(sdmq.get("W3"), w3, "latenessP99Ms", true)));
+        });
+        return md.toString();
+    }
+
+    private static String percentiles(JsonNode r) {
+        return String.format(Locale.ROOT, "%.2f / %.2f / %.2f", r.path("latenessP50Ms").asDouble(),
+                r.path("latenessP99Ms").asDouble(), r.path("latenessP999Ms").asDouble());
+    }
+
+    private static String faults(JsonNode r) {
+        return r == null ? "–" : r.path("lost").asLong() + " / " + r.path("early").asLong() + " / "
+                + r.path("duplicates").asLong() + (r.path("valid").asBoolean() ? "" : " (**does not count**)");
+    }
+
+    /** CPU of every process the run measured (the bench or peer process, the server, MariaDB, Redis) per message. */
+    private static String cpuPerMessage(JsonNode r) {
+        if (r == null || r.path("pushed").asDouble() <= 0) {
+            return "–";
+        }
+        double cpu = 0;
+        for (String process : List.of("bench", "server", "mariadb", "redis")) {
+            cpu += r.path(process + "CpuSeconds").asDouble(0);
+        }
+        return String.format(Locale.ROOT, "%.2f", 1000 * cpu / r.path("pushed").asDouble());
+    }
+
+    /** sdmq's figure over the peer's (higher is better), or the peer's over sdmq's (lower is better). */
+    private static String lead(JsonNode sdmq, JsonNode peer, String field, boolean lowerIsBetter) {
+        if (sdmq == null || peer == null || sdmq.path(field).asDouble() <= 0 || peer.path(field).asDouble() <= 0) {
+            return "–";
+        }
+        double a = sdmq.path(field).asDouble();
+        double b = peer.path(field).asDouble();
+        return String.format(Locale.ROOT, "%.2f", lowerIsBetter ? b / a : a / b);
+    }
+
     private static String goal(String workload) {
         switch (workload) {
             case "W1":

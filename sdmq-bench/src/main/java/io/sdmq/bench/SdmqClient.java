@@ -19,7 +19,7 @@ import java.util.concurrent.Executors;
  * kept-alive connections. The two calls that must not block the caller run the same blocking call on a thread of
  * their own.
  */
-final class SdmqClient {
+final class SdmqClient implements Target {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 
     private final JsonMapper json = JsonMapper.builder().build();
@@ -34,28 +34,31 @@ final class SdmqClient {
         this.http = new Http1Client(URI.create(url));
     }
 
-    /** A message as /get returns it. */
-    record Delivered(String id, String body, long dueTime) {
+    /** POST /push of one message, or /push/batch of several; true when the server answered 200 (with every id). */
+    @Override
+    public boolean push(String topic, List<Outgoing> messages) throws IOException {
+        StringBuilder json = new StringBuilder(messages.size() * (Workloads.BODY_SIZE + 80));
+        for (Outgoing m : messages) {
+            // topic and body hold no character that needs escaping
+            json.append(json.isEmpty() ? "" : ",").append("{\"topic\":\"").append(topic).append("\",\"body\":\"")
+                    .append(m.body()).append("\",\"deliverAt\":").append(m.deliverAt()).append('}');
+        }
+        if (messages.size() == 1) {
+            return call("POST", "/push", json.toString(), CALL_TIMEOUT).status() == 200;
+        }
+        Reply reply = call("POST", "/push/batch", "[" + json + "]", CALL_TIMEOUT);
+        return reply.status() == 200 && data(reply).size() == messages.size();
     }
 
-    /** POST /push of one message; true when the server answered 200. */
-    boolean push(String messageJson) throws IOException {
-        return call("POST", "/push", messageJson, CALL_TIMEOUT).status() == 200;
-    }
-
-    /** POST /push of one message without waiting; completes with true when the server answered 200. */
-    CompletableFuture<Boolean> pushAsync(String messageJson) {
-        return CompletableFuture.supplyAsync(() -> unchecked(() -> push(messageJson)), background);
-    }
-
-    /** POST /push/batch; true when the server answered 200 with one id per message. */
-    boolean pushBatch(String arrayJson, int messages) throws IOException {
-        Reply reply = call("POST", "/push/batch", arrayJson, CALL_TIMEOUT);
-        return reply.status() == 200 && data(reply).size() == messages;
+    /** POST /push of one message on a thread of its own; completes with true when the server answered 200. */
+    @Override
+    public CompletableFuture<Boolean> pushAsync(String topic, Outgoing message) {
+        return CompletableFuture.supplyAsync(() -> unchecked(() -> push(topic, List.of(message))), background);
     }
 
     /** GET /get/{topic}: long-polls up to timeoutMs for up to count due messages. */
-    List<Delivered> get(String topic, int timeoutMs, int count) throws IOException {
+    @Override
+    public List<Delivered> get(String topic, int timeoutMs, int count) throws IOException {
         Reply reply = call("GET", "/get/" + topic + "?timeout=" + timeoutMs + "&count=" + count, null,
                 Duration.ofMillis(timeoutMs).plus(CALL_TIMEOUT));
         if (reply.status() != 200) {
@@ -69,7 +72,8 @@ final class SdmqClient {
     }
 
     /** POST /finish with a JSON array of ids, without waiting; completes with how many ids were not finished. */
-    CompletableFuture<Integer> finish(List<String> ids) {
+    @Override
+    public CompletableFuture<Integer> finish(List<String> ids) {
         StringBuilder body = new StringBuilder(ids.size() * 24).append('[');
         for (String id : ids) {
             body.append(body.length() > 1 ? ",\"" : "\"").append(id).append('"');
@@ -97,8 +101,22 @@ final class SdmqClient {
         return data(reply);
     }
 
+    /**
+     * Waits until the server has committed every queued MySQL write ({@code sdmq.journal.pending} is 0, for at most
+     * 2 minutes), so what follows measures a server holding those messages, not one still writing their
+     * transitions.
+     */
+    @Override
+    public double settle() throws Exception {
+        long start = System.nanoTime();
+        while (journalPending() > 0 && System.nanoTime() - start < 120_000_000_000L) {
+            Thread.sleep(100);
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
     /** The server's {@code sdmq.journal.pending} gauge: MySQL writes queued and not yet committed. */
-    double journalPending() throws IOException {
+    private double journalPending() throws IOException {
         Reply reply = call("GET", "/actuator/metrics/sdmq.journal.pending", null, CALL_TIMEOUT);
         if (reply.status() != 200) {
             throw new IOException("/actuator/metrics/sdmq.journal.pending answered " + reply.status());

@@ -22,6 +22,7 @@ final class Tracker {
     private final AtomicInteger acknowledgedCount = new AtomicInteger();
     private final AtomicInteger distinctDelivered = new AtomicInteger();
     private final AtomicLong early = new AtomicLong();
+    private final AtomicLong earlyMaxMicros = new AtomicLong();
     private final AtomicLong dueMismatch = new AtomicLong();
     private final AtomicLong unknown = new AtomicLong();
     private final AtomicLong finishErrors = new AtomicLong();
@@ -60,9 +61,9 @@ final class Tracker {
         return distinctDelivered.get();
     }
 
-    /** One /get reply, received at receivedMicros. */
-    void received(List<SdmqClient.Delivered> batch, long receivedMicros) {
-        for (SdmqClient.Delivered m : batch) {
+    /** One batch a consumer took, received at receivedMicros. */
+    void received(List<Target.Delivered> batch, long receivedMicros) {
+        for (Target.Delivered m : batch) {
             int seq;
             long due;
             try {
@@ -81,6 +82,7 @@ final class Tracker {
             }
             if (receivedMicros < due * 1_000) {
                 early.incrementAndGet();
+                earlyMaxMicros.accumulateAndGet(due * 1_000 - receivedMicros, Math::max);
             }
             if (deliveries.getAndIncrement(seq) == 0) {
                 dueMillis.set(seq, due);
@@ -136,6 +138,7 @@ final class Tracker {
         result.put("delivered", delivered);
         result.put("lost", lost);
         result.put("early", early.get());
+        result.put("earlyMaxMs", millis(earlyMaxMicros.get()));
         result.put("duplicates", duplicates);
         result.put("dueMismatch", dueMismatch.get());
         result.put("unknown", unknown.get());

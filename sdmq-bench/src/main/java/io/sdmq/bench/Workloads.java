@@ -22,7 +22,7 @@ final class Workloads {
     private static final int BATCH = 1_000;
     private static final long DAY_MS = 86_400_000L;
 
-    private final SdmqClient client;
+    private final Target target;
     private final int producers;
     private final int consumers;
     private final int inflight;
@@ -35,8 +35,8 @@ final class Workloads {
     private final String dbPassword;
     private final String tag = Long.toString(System.currentTimeMillis(), 36);
 
-    Workloads(SdmqClient client, Options options) {
-        this.client = client;
+    Workloads(Target target, Options options) {
+        this.target = target;
         this.producers = options.integer("producers", 4);
         this.consumers = options.integer("consumers", 4);
         this.inflight = options.integer("inflight", 256);
@@ -139,7 +139,7 @@ final class Workloads {
             }
             long pendingAfterFlush = pending(redis);
             long start = System.nanoTime();
-            JsonNode counts = client.restore(Duration.ofMinutes(10));
+            JsonNode counts = sdmq().restore(Duration.ofMinutes(10));
             double seconds = (System.nanoTime() - start) / 1e9;
             long pendingAfter = pending(redis);
             long restored = counts.path("restored").asLong();
@@ -177,23 +177,22 @@ final class Workloads {
         result.put("consumers", consumers);
         result.put("perCall", batch);
         // what an earlier workload left in the server's MySQL queue would otherwise be written during this one
-        result.put("startSettleSeconds", round3(settle()));
+        result.put("startSettleSeconds", round3(target.settle()));
         long started = System.nanoTime();
-        Consumers consuming = new Consumers(client, topic, consumers, tracker);
+        Consumers consuming = new Consumers(target, topic, consumers, tracker);
         AtomicLong latestDue = new AtomicLong();
         AtomicLong pushErrors = new AtomicLong();
-        IntFunction<String> request = call -> {
+        IntFunction<List<Target.Outgoing>> request = call -> {
             int from = call * batch;
             int to = Math.min(messages, from + batch);
             long now = System.currentTimeMillis();
-            StringBuilder json = new StringBuilder((to - from) * (BODY_SIZE + 80)).append(batch > 1 ? "[" : "");
+            List<Target.Outgoing> outgoing = new ArrayList<>(to - from);
             for (int seq = from; seq < to; seq++) {
                 long deliverAt = due.of(now);
                 latestDue.accumulateAndGet(deliverAt, Math::max);
-                Messages.appendPush(json.append(seq > from ? "," : ""), topic,
-                        Messages.body(seq, deliverAt, BODY_SIZE), deliverAt);
+                outgoing.add(new Target.Outgoing(Messages.body(seq, deliverAt, BODY_SIZE), deliverAt));
             }
-            return json.append(batch > 1 ? "]" : "").toString();
+            return outgoing;
         };
         int calls = (messages + batch - 1) / batch;
         long[] callNanos = new long[calls];
@@ -205,7 +204,7 @@ final class Workloads {
                 slots.acquire();
                 int seq = call;
                 long sent = System.nanoTime();
-                client.pushAsync(request.apply(call)).whenComplete((ok, failure) -> {
+                target.pushAsync(topic, request.apply(call).get(0)).whenComplete((ok, failure) -> {
                     callNanos[seq] = System.nanoTime() - sent;
                     if (failure == null && ok) {
                         tracker.acknowledged(seq, seq + 1);
@@ -223,11 +222,11 @@ final class Workloads {
                 while ((call = nextCall.getAndIncrement()) < calls) {
                     int from = call * batch;
                     int to = Math.min(messages, from + batch);
-                    String json = request.apply(call);
+                    List<Target.Outgoing> outgoing = request.apply(call);
                     long sent = System.nanoTime();
                     boolean ok;
                     try {
-                        ok = batch > 1 ? client.pushBatch(json, to - from) : client.push(json);
+                        ok = target.push(topic, outgoing);
                     } catch (IOException e) {
                         ok = false;
                     }
@@ -255,7 +254,7 @@ final class Workloads {
         result.put("durationSeconds", round3((System.nanoTime() - started) / 1e9));
         if (!serverDb.isEmpty()) {
             // the pops' transitions are journaled in the background
-            settle();
+            target.settle();
             ServerLog.lateness(serverDb, dbUser, dbPassword, topic, result);
         }
         result.put("valid", (Integer) result.get("lost") == 0 && pushErrors.get() == 0
@@ -278,15 +277,14 @@ final class Workloads {
                 int from = call * BATCH;
                 int to = Math.min(count, from + BATCH);
                 long now = System.currentTimeMillis();
-                StringBuilder json = new StringBuilder((to - from) * (BODY_SIZE + 80)).append('[');
+                List<Target.Outgoing> outgoing = new ArrayList<>(to - from);
                 for (int seq = from; seq < to; seq++) {
                     long deliverAt = now + DAY_MS + uniform(0, 3_600_000);
-                    Messages.appendPush(json.append(seq > from ? "," : ""), topic,
-                            Messages.body(seq, deliverAt, BODY_SIZE), deliverAt);
+                    outgoing.add(new Target.Outgoing(Messages.body(seq, deliverAt, BODY_SIZE), deliverAt));
                 }
                 boolean ok;
                 try {
-                    ok = client.pushBatch(json.append(']').toString(), to - from);
+                    ok = sdmq().push(topic, outgoing);
                 } catch (IOException e) {
                     ok = false;
                 }
@@ -302,20 +300,15 @@ final class Workloads {
         result.put("preloadErrors", errors.get());
         result.put("preloadSeconds", round3(seconds));
         result.put("preloadRate", Math.round(accepted.get() / seconds));
-        result.put("settleSeconds", round3(settle()));
+        result.put("settleSeconds", round3(sdmq().settle()));
     }
 
-    /**
-     * Waits until the server has committed every queued MySQL write ({@code sdmq.journal.pending} is 0, for at
-     * most 2 minutes), so what follows measures a server holding those messages, not one still writing their
-     * transitions. Answers the seconds it waited.
-     */
-    private double settle() throws Exception {
-        long start = System.nanoTime();
-        while (client.journalPending() > 0 && System.nanoTime() - start < 120_000_000_000L) {
-            Thread.sleep(100);
+    /** The target of the workloads that only sdmq has the calls for (W2, W4, W5, W6). */
+    private SdmqClient sdmq() {
+        if (target instanceof SdmqClient client) {
+            return client;
         }
-        return (System.nanoTime() - start) / 1e9;
+        throw new IllegalArgumentException("this workload drives sdmq only; peers run W1 and W3");
     }
 
     private String bucketKeyPattern() {

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# sdmq beside the delay queues the benchmark issue compares it with, in one run on this machine: W1 (burst: single
+# pushes from 4 producers, delays 2–10 s, 4 consumers) and W3 (1 000 pushes/s, delays 1–5 s) against
+#   sdmq          the server jar on the local Redis and MariaDB, warmed up as bench/run.sh does;
+#   redisson      Redisson's RDelayedQueue on the same Redis (in the bench's JVM, full JIT, after a W1 of 20 000);
+#   db-scheduler  db-scheduler on the same MariaDB (likewise);
+#   bullmq        BullMQ on the same Redis, in Node.js (bench/peers/bullmq.js, after a W1 of 20 000), when node
+#                 and npm are installed.
+# One target at a time: the sdmq server is stopped before the peers run. Appends a table with sdmq's lead over each
+# (and every command) to BENCHMARKS.md.
+#
+#   bench/peers.sh [W1_MESSAGES] [W3_SECONDS]     default 100000 and 60, the issue's sizes
+#   PEERS      the peers to run (default "redisson db-scheduler bullmq")
+#   BENCH_MD   the file the results are appended to (default BENCHMARKS.md)
+#
+# All traffic goes to 127.0.0.1; raw files go to sdmq-bench/target/peers/peers-<time>/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=bench/common.sh
+. bench/common.sh
+
+W1_N=${1:-100000}
+W3_S=${2:-60}
+PEERS=${PEERS:-redisson db-scheduler bullmq}
+MD=${BENCH_MD:-BENCHMARKS.md}
+COMMIT=$(git describe --always --dirty)
+LOAD_START=$(uptime)
+
+echo "building (mvnw -Pbench package)"
+./mvnw -q -Pbench -DskipTests package
+JAVA_OPTS="-XX:+UseParallelGC"
+start_side sdmq-server/target/sdmq-server-0.1.0-SNAPSHOT.jar peers 18095 sdmq_peers peers
+RESULTS=$OUT/results.jsonl
+PIDS=(--mariadb-pid "$(pgrep -x mariadbd | head -1)" --redis-pid "$(pgrep -x redis-server | head -1)")
+: >"$OUT/commands.txt"
+# logs the command, then runs it with its output in bench.log
+logged() {
+    printf '%q ' "$@" >>"$OUT/commands.txt"
+    echo >>"$OUT/commands.txt"
+    "$@" >>"$OUT/bench.log" 2>&1
+}
+sdmq() {
+    bench_jvm "${BENCH_TARGET[@]}" "$@" >>"$OUT/bench.log" 2>&1
+}
+W1_ARGS=(--workload W1 --messages "$W1_N" --producers 4 --consumers 4 --out "$RESULTS" "${PIDS[@]}")
+W3_ARGS=(--workload W3 --rate 1000 --duration "$W3_S" --inflight 256 --consumers 4 --out "$RESULTS" "${PIDS[@]}")
+
+echo "sdmq: warm-up, W1 $W1_N, W3 $W3_S s"
+warm_up sdmq
+logged timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "${BENCH_TARGET[@]}" --label sdmq "${W1_ARGS[@]}"
+logged timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "${BENCH_TARGET[@]}" --label sdmq "${W3_ARGS[@]}"
+stop_server
+
+for peer in $PEERS; do
+    echo "$peer: W1 $W1_N, W3 $W3_S s"
+    PEER_ARGS=(--label "$peer" --warmup 20000 --prefix "$PREFIX:$peer")
+    if [ "$peer" = bullmq ]; then
+        if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+            echo "bullmq skipped: node and npm are not installed"
+            continue
+        fi
+        (cd bench/peers && npm ci --silent --no-audit --no-fund)
+        logged timeout 900 node bench/peers/bullmq.js "${PEER_ARGS[@]}" "${W1_ARGS[@]}"
+        logged timeout 900 node bench/peers/bullmq.js "${PEER_ARGS[@]}" "${W3_ARGS[@]}"
+    else
+        logged timeout 900 java -Xmx4g -jar "$BENCH_JAR" --peer "$peer" "${PEER_ARGS[@]}" "${W1_ARGS[@]}"
+        logged timeout 900 java -Xmx4g -jar "$BENCH_JAR" --peer "$peer" "${PEER_ARGS[@]}" "${W3_ARGS[@]}"
+    fi
+done
+LOAD_END=$(uptime)
+
+{
+    echo
+    echo "## sdmq beside its peers, $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo
+    echo "- command: \`bench/peers.sh $W1_N $W3_S\` at commit \`$COMMIT\` (PEERS=\"$PEERS\")"
+    echo "- machine: $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2 }') GiB, $(java -version 2>&1 | head -1)," \
+        "node $(node --version 2>/dev/null || echo none); \`uptime\` at start: \`${LOAD_START# }\`, at end: \`${LOAD_END# }\`"
+    echo "- sdmq server: \`java ${JAVA_OPTS:+$JAVA_OPTS }-jar $SERVER_JAR ${SERVER_ARGS[*]}\`, warmed up as in bench/run.sh"
+    echo
+    echo "The exact commands of the measured runs:"
+    echo
+    echo '```sh'
+    cat "$OUT/commands.txt"
+    echo '```'
+    echo
+    java -jar "$BENCH_JAR" --compare "$RESULTS"
+    echo
+    echo "JSON lines:"
+    echo
+    echo '```json'
+    cat "$RESULTS"
+    echo '```'
+} >>"$MD"
+echo "results appended to $MD; raw files in $OUT"

@@ -1,0 +1,177 @@
+// BullMQ on the same Redis, driven as sdmq-bench drives sdmq (W1 and W3), printing one JSON line with the same
+// fields: producers add delayed jobs (one per call), workers with concurrency 1 take them, and the lateness of a
+// job is the time its processor starts minus its due time (in its body, `seq|due|xxx…`, as sdmq-bench's bodies).
+// BullMQ's defaults otherwise; completed jobs are removed, as a queue that runs for long must.
+//
+//   node bench/peers/bullmq.js --workload W1|W3 [--messages 100000 --producers 4] [--rate 1000 --duration 60]
+//     [--consumers 4 --inflight 256 --drain 30 --warmup N --redis redis://127.0.0.1:6379 --prefix P --label L
+//      --out results.jsonl --mariadb-pid PID --redis-pid PID]
+'use strict';
+const fs = require('fs');
+const { Queue, Worker } = require('bullmq');
+
+const BODY_SIZE = 200;
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) {
+  args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+}
+const opt = (name, otherwise) => (args[name] === undefined ? otherwise : args[name]);
+const num = (name, otherwise) => Number(opt(name, otherwise));
+const url = new URL(opt('redis', 'redis://127.0.0.1:6379'));
+const connection = { host: url.hostname, port: Number(url.port || 6379), maxRetriesPerRequest: null };
+const prefix = opt('prefix', 'sdmqbench-peer');
+
+/** Epoch time in microseconds, at microsecond resolution. */
+const micros = () => Math.round((performance.timeOrigin + performance.now()) * 1000);
+const uniform = (low, high) => low + Math.floor(Math.random() * (high - low + 1));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const body = (seq, due) => { const head = `${seq}|${due}|`; return head + 'x'.repeat(BODY_SIZE - head.length); };
+const cpuTicks = (pid) => {
+  if (!pid) return 0;
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+};
+const percentile = (sorted, q) => (sorted.length ? sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] : 0);
+const ms = (us) => Math.round(us / 10) / 100;
+
+/** One run: push `messages` (paced at `rate` when given), consume until every acknowledged one arrived. */
+async function deliver(workload, messages, rate, dueOf) {
+  const name = `${workload}-${Date.now().toString(36)}`;
+  const producers = num('producers', 4);
+  const consumers = num('consumers', 4);
+  const inflightCap = num('inflight', 256);
+  const queue = new Queue(name, { connection, prefix });
+  const acknowledged = new Uint8Array(messages);
+  const deliveries = new Uint32Array(messages);
+  const firstReceived = new Float64Array(messages);
+  const due = new Float64Array(messages);
+  let acknowledgedCount = 0;
+  let distinct = 0;
+  let early = 0;
+  let earlyMax = 0;
+  let lastProgress = Date.now();
+  const workers = [];
+  for (let i = 0; i < consumers; i++) {
+    workers.push(new Worker(name, async (job) => {
+      const now = micros();
+      const text = job.data.b;
+      const first = text.indexOf('|');
+      const seq = Number(text.slice(0, first));
+      const dueMs = Number(text.slice(first + 1, text.indexOf('|', first + 1)));
+      if (now < dueMs * 1000) {
+        early++;
+        earlyMax = Math.max(earlyMax, dueMs * 1000 - now);
+      }
+      if (deliveries[seq]++ === 0) {
+        firstReceived[seq] = now;
+        due[seq] = dueMs;
+        distinct++;
+        lastProgress = Date.now();
+      }
+    }, { connection, prefix, concurrency: 1, removeOnComplete: { count: 0 }, removeOnFail: { count: 0 } }));
+  }
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  await queue.waitUntilReady();
+  let latestDue = 0;
+  let pushErrors = 0;
+  const callMicros = new Float64Array(messages);
+  const add = async (seq) => {
+    const now = Date.now();
+    const deliverAt = dueOf(now);
+    latestDue = Math.max(latestDue, deliverAt);
+    const sent = micros();
+    try {
+      await queue.add('m', { b: body(seq, deliverAt) }, { delay: Math.max(0, deliverAt - Date.now()) });
+      acknowledged[seq] = 1;
+      acknowledgedCount++;
+    } catch (e) {
+      pushErrors++;
+    }
+    callMicros[seq] = micros() - sent;
+  };
+  const started = micros();
+  if (rate > 0) {
+    let inflight = 0;
+    const pending = [];
+    for (let seq = 0; seq < messages; seq++) {
+      const at = started + (seq * 1e6) / rate;
+      while (micros() < at) await sleep(Math.max(0, (at - micros()) / 1000 - 0.5));
+      while (inflight >= inflightCap) await Promise.race(pending);
+      inflight++;
+      const p = add(seq).then(() => { inflight--; pending.splice(pending.indexOf(p), 1); });
+      pending.push(p);
+    }
+    await Promise.all(pending);
+  } else {
+    let next = 0;
+    await Promise.all(Array.from({ length: producers }, async () => {
+      for (let seq = next++; seq < messages; seq = next++) await add(seq);
+    }));
+  }
+  const pushSeconds = (micros() - started) / 1e6;
+  const idleMs = num('drain', 30) * 1000;
+  while (distinct < acknowledgedCount) {
+    const now = Date.now();
+    if (now > latestDue && now - lastProgress > idleMs) break;
+    await sleep(20);
+  }
+  await Promise.all(workers.map((w) => w.close()));
+  await queue.obliterate({ force: true });
+  await queue.close();
+  const lateness = [];
+  let lost = 0;
+  let duplicates = 0;
+  for (let seq = 0; seq < messages; seq++) {
+    if (deliveries[seq] > 0) {
+      lateness.push(firstReceived[seq] - due[seq] * 1000);
+      duplicates += deliveries[seq] - 1;
+    } else if (acknowledged[seq]) {
+      lost++;
+    }
+  }
+  lateness.sort((a, b) => a - b);
+  callMicros.sort();
+  const result = {
+    workload, label: opt('label', 'bullmq'), peer: 'bullmq', messages,
+    [rate > 0 ? 'inflightCap' : 'producers']: rate > 0 ? inflightCap : producers, consumers, perCall: 1,
+    pushed: acknowledgedCount, delivered: lateness.length, lost, early, earlyMaxMs: ms(earlyMax), duplicates,
+    latenessP50Ms: ms(percentile(lateness, 0.5)), latenessP99Ms: ms(percentile(lateness, 0.99)),
+    latenessP999Ms: ms(percentile(lateness, 0.999)), latenessMaxMs: ms(lateness.length ? lateness[lateness.length - 1] : 0),
+    pushErrors, pushSeconds: Math.round(pushSeconds * 1000) / 1000,
+    pushRate: Math.round(acknowledgedCount / pushSeconds),
+    pushCallP50Ms: ms(percentile(callMicros, 0.5)), pushCallP99Ms: ms(percentile(callMicros, 0.99)),
+    durationSeconds: Math.round((micros() - started) / 1000) / 1000,
+    valid: lost === 0 && pushErrors === 0 && early === 0,
+  };
+  if (rate > 0) result.targetRate = rate;
+  return result;
+}
+
+async function main() {
+  const workload = opt('workload', 'W1');
+  const warmup = num('warmup', 0);
+  if (warmup > 0) await deliver('warmup', warmup, 0, (now) => now + uniform(2000, 10000));
+  const pids = { mariadb: num('mariadb-pid', 0), redis: num('redis-pid', 0) };
+  const ticks = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuTicks(pid)]));
+  const cpu = process.cpuUsage();
+  let result;
+  if (workload === 'W1') {
+    result = await deliver('W1', num('messages', 100000), 0, (now) => now + uniform(2000, 10000));
+  } else if (workload === 'W3') {
+    const rate = num('rate', 1000);
+    result = await deliver('W3', rate * num('duration', 60), rate, (now) => now + uniform(1000, 5000));
+  } else {
+    throw new Error(`a peer runs W1 or W3, not ${workload}`);
+  }
+  const used = process.cpuUsage(cpu);
+  result.benchCpuSeconds = Math.round((used.user + used.system) / 1000) / 1000;
+  for (const [k, pid] of Object.entries(pids)) {
+    if (pid) result[`${k}CpuSeconds`] = (cpuTicks(pid) - ticks[k]) / 100;
+  }
+  const line = JSON.stringify(result);
+  if (args.out) fs.appendFileSync(args.out, line + '\n');
+  console.log(line);
+}
+
+main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });

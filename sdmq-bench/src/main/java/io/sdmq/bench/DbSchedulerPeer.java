@@ -1,0 +1,132 @@
+package io.sdmq.bench;
+
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.zaxxer.hikari.HikariDataSource;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * db-scheduler on the same MariaDB, as a service would use it: a push schedules a one-time task instance at the
+ * message's due time (one durable INSERT), and the scheduler, with one thread per consumer, runs due instances; a
+ * run hands its body to the consumers and the scheduler then deletes the row. db-scheduler's defaults otherwise,
+ * among them its poll for due executions every 10 s. The database {@value #DATABASE} is made afresh and dropped.
+ */
+final class DbSchedulerPeer implements Target {
+    static final String DATABASE = "sdmq_peer";
+    /** db-scheduler's table, as its documentation gives it for MySQL. */
+    private static final String TABLE = """
+            CREATE TABLE scheduled_tasks (
+              task_name VARCHAR(100) NOT NULL,
+              task_instance VARCHAR(100) NOT NULL,
+              task_data BLOB,
+              execution_time TIMESTAMP(6) NOT NULL,
+              picked BOOLEAN NOT NULL,
+              picked_by VARCHAR(50),
+              last_success TIMESTAMP(6) NULL,
+              last_failure TIMESTAMP(6) NULL,
+              consecutive_failures INT,
+              last_heartbeat TIMESTAMP(6) NULL,
+              version BIGINT NOT NULL,
+              priority SMALLINT,
+              PRIMARY KEY (task_name, task_instance),
+              INDEX execution_time_idx (execution_time),
+              INDEX last_heartbeat_idx (last_heartbeat),
+              INDEX priority_execution_time_idx (priority DESC, execution_time ASC))""";
+
+    private final String jdbcServer;
+    private final String user;
+    private final String password;
+    private final HikariDataSource dataSource;
+    private final OneTimeTask<String> task;
+    private final Scheduler scheduler;
+    private final LinkedBlockingQueue<String> ran = new LinkedBlockingQueue<>();
+    private final ExecutorService background = Executors.newCachedThreadPool();
+
+    DbSchedulerPeer(String jdbcServer, String user, String password, int threads) throws SQLException {
+        this.jdbcServer = jdbcServer;
+        this.user = user;
+        this.password = password;
+        run("DROP DATABASE IF EXISTS " + DATABASE, "CREATE DATABASE " + DATABASE, "USE " + DATABASE, TABLE);
+        dataSource = new HikariDataSource();
+        dataSource.setJdbcUrl(jdbcServer + DATABASE);
+        dataSource.setUsername(user);
+        dataSource.setPassword(password);
+        dataSource.setMaximumPoolSize(32);
+        task = Tasks.oneTime("bench", String.class).execute((instance, context) -> ran.add(instance.getData()));
+        scheduler = Scheduler.create(dataSource, task).threads(threads).build();
+        scheduler.start();
+    }
+
+    private void run(String... statements) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(jdbcServer, user, password);
+             Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        }
+    }
+
+    @Override
+    public boolean push(String topic, List<Outgoing> messages) {
+        for (Outgoing m : messages) {
+            scheduler.schedule(task.instance(topic + ":" + Messages.seqOf(m.body()), m.body()),
+                    Instant.ofEpochMilli(m.deliverAt()));
+        }
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> pushAsync(String topic, Outgoing message) {
+        return CompletableFuture.supplyAsync(() -> push(topic, List.of(message)), background);
+    }
+
+    @Override
+    public List<Delivered> get(String topic, int timeoutMs, int count) throws IOException {
+        String first;
+        try {
+            first = ran.poll(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while polling");
+        }
+        List<String> bodies = new ArrayList<>();
+        if (first != null) {
+            bodies.add(first);
+            ran.drainTo(bodies, count - 1);
+        }
+        return bodies.stream().map(Peers::delivered).toList();
+    }
+
+    @Override
+    public CompletableFuture<Integer> finish(List<String> ids) {
+        return CompletableFuture.completedFuture(0);
+    }
+
+    @Override
+    public double settle() {
+        return 0;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        scheduler.stop();
+        dataSource.close();
+        background.shutdownNow();
+        run("DROP DATABASE IF EXISTS " + DATABASE);
+    }
+}

@@ -1,0 +1,106 @@
+package io.sdmq.bench;
+
+import org.redisson.Redisson;
+import org.redisson.api.RBlockingQueue;
+import org.redisson.api.RDelayedQueue;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Redisson's RDelayedQueue on the same Redis, as a service would use it: a producer offers a message with its delay,
+ * the delayed queue's own task moves due messages to a blocking queue, and consumers poll that queue. Redisson's
+ * defaults but for the string codec (the cheapest it has). Redis only: nothing reaches a database, and a taken
+ * message needs no acknowledgement (nor gets a redelivery).
+ */
+final class RedissonPeer implements Target {
+    private final RedissonClient redisson;
+    private final String prefix;
+    private final Map<String, RBlockingQueue<String>> queues = new ConcurrentHashMap<>();
+    private final Map<String, RDelayedQueue<String>> delayed = new ConcurrentHashMap<>();
+
+    RedissonPeer(String redisUrl, String prefix) {
+        Config config = new Config();
+        config.setCodec(StringCodec.INSTANCE);
+        config.useSingleServer().setAddress(redisUrl);
+        this.redisson = Redisson.create(config);
+        this.prefix = prefix;
+    }
+
+    private RBlockingQueue<String> queue(String topic) {
+        return queues.computeIfAbsent(topic, t -> redisson.getBlockingQueue(prefix + ":" + t));
+    }
+
+    /** One delayed queue per topic: each instance runs its own task that moves due messages. */
+    @SuppressWarnings("deprecation") // RDelayedQueue is what the issue measured; its successor is Redisson PRO's
+    private RDelayedQueue<String> delayed(String topic) {
+        return delayed.computeIfAbsent(topic, t -> redisson.getDelayedQueue(queue(t)));
+    }
+
+    @Override
+    public boolean push(String topic, List<Outgoing> messages) {
+        for (Outgoing m : messages) {
+            delayed(topic).offer(m.body(), delay(m), TimeUnit.MILLISECONDS);
+        }
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> pushAsync(String topic, Outgoing message) {
+        return delayed(topic).offerAsync(message.body(), delay(message), TimeUnit.MILLISECONDS).toCompletableFuture()
+                .handle((done, failure) -> failure == null);
+    }
+
+    /** Redisson adds the delay to its own clock when it sends the offer, so the message is never due early. */
+    private static long delay(Outgoing message) {
+        return Math.max(0, message.deliverAt() - System.currentTimeMillis());
+    }
+
+    @Override
+    public List<Delivered> get(String topic, int timeoutMs, int count) throws IOException {
+        String first;
+        try {
+            first = queue(topic).poll(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while polling");
+        }
+        List<Delivered> taken = new ArrayList<>();
+        if (first != null) {
+            taken.add(Peers.delivered(first));
+            if (count > 1) {
+                queue(topic).poll(count - 1).forEach(body -> taken.add(Peers.delivered(body)));
+            }
+        }
+        return taken;
+    }
+
+    @Override
+    public CompletableFuture<Integer> finish(List<String> ids) {
+        return CompletableFuture.completedFuture(0);
+    }
+
+    @Override
+    public double settle() {
+        return 0;
+    }
+
+    @Override
+    public void close() {
+        delayed.values().forEach(queue -> {
+            queue.delete();
+            queue.destroy();
+        });
+        queues.values().forEach(RBlockingQueue::delete);
+        redisson.shutdown();
+    }
+}
