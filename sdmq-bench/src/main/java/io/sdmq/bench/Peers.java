@@ -15,7 +15,7 @@ final class Peers {
         return switch (peer) {
             case "redisson" -> new RedissonPeer(options.text("redis", "redis://127.0.0.1:6379"),
                     options.text("prefix", "sdmqbench-peer"));
-            case "db-scheduler" -> new DbSchedulerPeer(options.text("jdbc", "jdbc:mysql://127.0.0.1:3306/"),
+            case "db-scheduler" -> new DbSchedulerPeer(options.text("jdbc", "jdbc:mariadb://127.0.0.1:3306/"),
                     options.text("db-user", "root"), options.text("db-password", ""), options.integer("consumers", 4));
             default -> throw new IllegalArgumentException("unknown peer " + peer + "; redisson, db-scheduler");
         };
