@@ -1,7 +1,7 @@
-# Sourced by bench/run.sh and bench/ab.sh: a server jar on the local Redis and MariaDB with a fresh database and
-# key prefix, the bench JVM, the server's JIT warm-up, and the clean-up. The caller sets PORT, DB, PREFIX, OUT,
-# SERVER_JAR and JAVA_OPTS (a list of JVM options) before calling start_server, and may set SERVER_EXTRA_ARGS
-# (a list of server arguments).
+# Sourced by bench/run.sh, bench/ab.sh and bench/peers.sh: a server jar on the local Redis and MariaDB with a fresh
+# database and key prefix, the bench JVM, the server's JIT warm-up, the clean-up, and the results' Markdown. The caller
+# sets PORT, DB, PREFIX, OUT, SERVER_JAR and JAVA_OPTS (a list of JVM options) before calling start_server, and may set
+# SERVER_EXTRA_ARGS (a list of server arguments).
 REDIS_URL=redis://127.0.0.1:6379
 BENCH_JAR=sdmq-bench/target/sdmq-bench-0.1.0-SNAPSHOT.jar
 SERVER_PID=
@@ -115,4 +115,20 @@ warm_up() {
     "$1" --workload W2 --label warmup-batch --messages 20000 --drain 10 --out "$OUT/warmup.jsonl"
     # and in W1's own shape: 4 producers leave consumers parked between messages, a path 16 producers seldom take
     "$1" --workload W1 --label warmup-4p --messages 10000 --producers 4 --drain 10 --out "$OUT/warmup.jsonl"
+}
+
+# the commands logged in $OUT/commands.txt, the Markdown the bench jar prints for $RESULTS in the mode $1 (--report
+# or --compare), and the JSON lines: the body of a run's record in BENCHMARKS.md
+results_markdown() {
+    echo '```sh'
+    cat "$OUT/commands.txt"
+    echo '```'
+    echo
+    java -jar "$BENCH_JAR" "$1" "$RESULTS"
+    echo
+    echo "JSON lines:"
+    echo
+    echo '```json'
+    cat "$RESULTS"
+    echo '```'
 }

@@ -80,16 +80,6 @@ LOAD_END=$(uptime)
     echo
     echo "The exact commands of the measured runs:"
     echo
-    echo '```sh'
-    cat "$OUT/commands.txt"
-    echo '```'
-    echo
-    java -jar "$BENCH_JAR" --compare "$RESULTS"
-    echo
-    echo "JSON lines:"
-    echo
-    echo '```json'
-    cat "$RESULTS"
-    echo '```'
+    results_markdown --compare
 } >>"$MD"
 echo "results appended to $MD; raw files in $OUT"

@@ -97,17 +97,7 @@ stop_server
     echo
     echo "The exact bench commands:"
     echo
-    echo '```sh'
-    cat "$OUT/commands.txt"
-    echo '```'
-    echo
-    java -jar "$BENCH_JAR" --report "$RESULTS"
-    echo
-    echo "JSON lines:"
-    echo
-    echo '```json'
-    cat "$RESULTS"
-    echo '```'
+    results_markdown --report
     if [ "$JFR" = 1 ]; then
         echo
         echo "### Where the server's CPU went during W1 (JFR, settings=profile)"

@@ -121,16 +121,6 @@ final class DbSchedulerPeer implements Target {
     }
 
     @Override
-    public CompletableFuture<Integer> finish(List<String> ids) {
-        return CompletableFuture.completedFuture(0);
-    }
-
-    @Override
-    public double settle() {
-        return 0;
-    }
-
-    @Override
     public void close() throws SQLException {
         scheduler.stop();
         dataSource.close();

@@ -85,16 +85,6 @@ final class RedissonPeer implements Target {
     }
 
     @Override
-    public CompletableFuture<Integer> finish(List<String> ids) {
-        return CompletableFuture.completedFuture(0);
-    }
-
-    @Override
-    public double settle() {
-        return 0;
-    }
-
-    @Override
     public void close() {
         delayed.values().forEach(queue -> {
             queue.delete();

@@ -26,11 +26,18 @@ interface Target extends AutoCloseable {
     /** Waits up to timeoutMs for up to count due messages of topic and takes them. */
     List<Delivered> get(String topic, int timeoutMs, int count) throws IOException;
 
-    /** Acknowledges taken messages without waiting; completes with how many were not acknowledged. */
-    CompletableFuture<Integer> finish(List<String> ids);
+    /**
+     * Acknowledges taken messages without waiting; completes with how many were not acknowledged. A target whose
+     * consumers take a message for good (the peers) has nothing to do.
+     */
+    default CompletableFuture<Integer> finish(List<String> ids) {
+        return CompletableFuture.completedFuture(0);
+    }
 
     /** Waits until the target has written what it queued before; answers the seconds waited. */
-    double settle() throws Exception;
+    default double settle() throws Exception {
+        return 0;
+    }
 
     @Override
     default void close() throws Exception {
