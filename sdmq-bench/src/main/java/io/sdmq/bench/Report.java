@@ -122,7 +122,16 @@ final class Report {
             }
         }
         Map<String, JsonNode> sdmq = byTarget.getOrDefault("sdmq", Map.of());
-        StringBuilder md = new StringBuilder("| target | keeps messages in | W1 push msgs/s | W1 lateness p50 / p99 / "
+        JsonNode raw = byTarget.getOrDefault("raw", Map.of()).get("raw");
+        byTarget.remove("raw");
+        StringBuilder md = new StringBuilder();
+        if (raw != null) {
+            md.append(String.format(Locale.ROOT, "This machine's raw limits, measured in the same run: Redis pipelined "
+                            + "ZADD %s/s, MariaDB batched INSERT %s rows/s, durable commits %s/s on one connection.%n%n",
+                    count(raw.path("zaddPerSecond").asDouble()), count(raw.path("insertRowsPerSecond").asDouble()),
+                    count(raw.path("commitsPerSecond").asDouble())));
+        }
+        md.append("| target | keeps messages in | W1 push msgs/s | W1 lateness p50 / p99 / "
                 + "p99.9 ms | W3 lateness p50 / p99 / p99.9 ms | lost / early / dup, W1; W3 | CPU ms per message, all "
                 + "processes, W1; W3 | sdmq's push ÷ this | this W1 p99 ÷ sdmq's | this W3 p99 ÷ sdmq's |\n"
                 + "|---|---|---:|---|---|---|---|---:|---:|---:|\n");
