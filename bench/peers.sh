@@ -30,6 +30,8 @@ echo "building (mvnw -Pbench package)"
 ./mvnw -q -Pbench -DskipTests package
 JAVA_OPTS="-XX:+UseParallelGC"
 start_side sdmq-server/target/sdmq-server-0.1.0-SNAPSHOT.jar peers 18095 sdmq_peers peers
+# the peers' Redis keys live under $PREFIX too; db-scheduler's database is its own
+trap 'cleanup; mariadb -h 127.0.0.1 -P 3306 -uroot -e "DROP DATABASE IF EXISTS sdmq_peer" || true' EXIT
 RESULTS=$OUT/results.jsonl
 PIDS=(--mariadb-pid "$(pgrep -x mariadbd | head -1)" --redis-pid "$(pgrep -x redis-server | head -1)")
 : >"$OUT/commands.txt"
