@@ -105,8 +105,9 @@ cleanup() {
 
 # the bench JVM with its arguments. C1 only: the load generator's JVM lives for one workload, and C2 would spend much
 # of it compiling, on cores the server needs
+BENCH_JVM=(timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR")
 bench_jvm() {
-    timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "$@"
+    "${BENCH_JVM[@]}" "$@"
 }
 
 # warms the server's JIT up with the given bench function; its figures go to $OUT/warmup.jsonl and are not reported

@@ -50,10 +50,10 @@ W3_ARGS=(--workload W3 --rate 1000 --duration "$W3_S" --inflight 256 --consumers
 echo "sdmq: warm-up, W1 $W1_N, W3 $W3_S s"
 warm_up sdmq
 # the machine's raw Redis and MariaDB limits, for the reader to see how slow or fast this host was
-logged timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "${BENCH_TARGET[@]}" --workload raw \
+logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --workload raw \
     --messages 200000 --jdbc jdbc:mysql://127.0.0.1:3306/ --out "$RESULTS"
-logged timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "${BENCH_TARGET[@]}" --label sdmq "${W1_ARGS[@]}"
-logged timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR" "${BENCH_TARGET[@]}" --label sdmq "${W3_ARGS[@]}"
+logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --label sdmq "${W1_ARGS[@]}"
+logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --label sdmq "${W3_ARGS[@]}"
 stop_server
 
 for peer in $PEERS; do

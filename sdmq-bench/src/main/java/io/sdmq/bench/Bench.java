@@ -60,7 +60,7 @@ public final class Bench {
         }
         String workload = options.text("workload", "W1");
         String peer = options.text("peer", "");
-        Map<String, Object> result = new LinkedHashMap<>();
+        Map<String, Object> result;
         try (Target target = peer.isEmpty() ? new SdmqClient(options.text("url", "http://127.0.0.1:8080"))
                 : Peers.open(peer, options)) {
             Workloads workloads = new Workloads(target, options);
@@ -74,7 +74,7 @@ public final class Bench {
                     workloads.burst("warmup", warmup);
                 }
             }
-            result.putAll(measured(workload, workloads, options));
+            result = measured(workload, workloads, options);
             if (!peer.isEmpty()) {
                 result.put("peer", peer);
             }
@@ -110,14 +110,13 @@ public final class Bench {
         result.put("scale", options.text("scale", "1"));
         result.put("date", Instant.now().toString());
         Map<String, Long> pids = new LinkedHashMap<>();
-        for (String process : new String[] {"server", "mariadb", "redis"}) {
-            if (options.integer(process + "-pid", 0) > 0) {
-                pids.put(process, (long) options.integer(process + "-pid", 0));
-            }
-        }
         Map<String, Long> ticks = new LinkedHashMap<>();
-        for (Map.Entry<String, Long> pid : pids.entrySet()) {
-            ticks.put(pid.getKey(), cpuTicks(pid.getValue()));
+        for (String process : new String[] {"server", "mariadb", "redis"}) {
+            long pid = options.integer(process + "-pid", 0);
+            if (pid > 0) {
+                pids.put(process, pid);
+                ticks.put(process, cpuTicks(pid));
+            }
         }
         long benchCpu = benchCpuNanos();
         long start = System.nanoTime();

@@ -6,19 +6,16 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.zaxxer.hikari.HikariDataSource;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * db-scheduler on the same MariaDB, as a service would use it: a push schedules a one-time task instance at the
@@ -105,19 +102,7 @@ final class DbSchedulerPeer implements Target {
 
     @Override
     public List<Delivered> get(String topic, int timeoutMs, int count) throws IOException {
-        String first;
-        try {
-            first = ran.poll(timeoutMs, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while polling");
-        }
-        List<String> bodies = new ArrayList<>();
-        if (first != null) {
-            bodies.add(first);
-            ran.drainTo(bodies, count - 1);
-        }
-        return bodies.stream().map(Peers::delivered).toList();
+        return Peers.take(ran, timeoutMs, count);
     }
 
     @Override

@@ -1,6 +1,12 @@
 package io.sdmq.bench;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The delay queues the benchmark issue compares sdmq with, driven through {@link Target} by the same W1 and W3 code,
@@ -21,8 +27,25 @@ final class Peers {
         };
     }
 
-    /** A peer's message as a consumer got it: the body is all it carries, so its id and due time come from it. */
-    static Target.Delivered delivered(String body) {
-        return new Target.Delivered(Integer.toString(Messages.seqOf(body)), body, Messages.dueOf(body));
+    /**
+     * A peer consumer's poll: waits up to timeoutMs for a first body, then takes what else is there, up to count in
+     * all. A body is all a peer's message carries, so its id and due time come from it.
+     */
+    static List<Target.Delivered> take(BlockingQueue<String> queue, int timeoutMs, int count) throws IOException {
+        String first;
+        try {
+            first = queue.poll(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while polling");
+        }
+        List<String> bodies = new ArrayList<>();
+        if (first != null) {
+            bodies.add(first);
+            queue.drainTo(bodies, count - 1);
+        }
+        return bodies.stream()
+                .map(body -> new Target.Delivered(Integer.toString(Messages.seqOf(body)), body, Messages.dueOf(body)))
+                .toList();
     }
 }

@@ -8,8 +8,6 @@ import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -67,21 +65,7 @@ final class RedissonPeer implements Target {
 
     @Override
     public List<Delivered> get(String topic, int timeoutMs, int count) throws IOException {
-        String first;
-        try {
-            first = queue(topic).poll(timeoutMs, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while polling");
-        }
-        List<Delivered> taken = new ArrayList<>();
-        if (first != null) {
-            taken.add(Peers.delivered(first));
-            if (count > 1) {
-                queue(topic).poll(count - 1).forEach(body -> taken.add(Peers.delivered(body)));
-            }
-        }
-        return taken;
+        return Peers.take(queue(topic), timeoutMs, count);
     }
 
     @Override

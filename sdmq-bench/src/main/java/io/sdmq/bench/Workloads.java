@@ -14,7 +14,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.IntFunction;
 
 /** The workloads of the benchmark issue, each against a running server and answering one result. */
 final class Workloads {
@@ -182,17 +181,10 @@ final class Workloads {
         Consumers consuming = new Consumers(target, topic, consumers, tracker);
         AtomicLong latestDue = new AtomicLong();
         AtomicLong pushErrors = new AtomicLong();
-        IntFunction<List<Target.Outgoing>> request = call -> {
-            int from = call * batch;
-            int to = Math.min(messages, from + batch);
-            long now = System.currentTimeMillis();
-            List<Target.Outgoing> outgoing = new ArrayList<>(to - from);
-            for (int seq = from; seq < to; seq++) {
-                long deliverAt = due.of(now);
-                latestDue.accumulateAndGet(deliverAt, Math::max);
-                outgoing.add(new Target.Outgoing(Messages.body(seq, deliverAt, BODY_SIZE), deliverAt));
-            }
-            return outgoing;
+        DueTime tracked = now -> {
+            long deliverAt = due.of(now);
+            latestDue.accumulateAndGet(deliverAt, Math::max);
+            return deliverAt;
         };
         int calls = (messages + batch - 1) / batch;
         long[] callNanos = new long[calls];
@@ -204,7 +196,7 @@ final class Workloads {
                 slots.acquire();
                 int seq = call;
                 long sent = System.nanoTime();
-                target.pushAsync(topic, request.apply(call).get(0)).whenComplete((ok, failure) -> {
+                target.pushAsync(topic, outgoing(call, call + 1, tracked).get(0)).whenComplete((ok, failure) -> {
                     callNanos[seq] = System.nanoTime() - sent;
                     if (failure == null && ok) {
                         tracker.acknowledged(seq, seq + 1);
@@ -222,7 +214,7 @@ final class Workloads {
                 while ((call = nextCall.getAndIncrement()) < calls) {
                     int from = call * batch;
                     int to = Math.min(messages, from + batch);
-                    List<Target.Outgoing> outgoing = request.apply(call);
+                    List<Target.Outgoing> outgoing = outgoing(from, to, tracked);
                     long sent = System.nanoTime();
                     boolean ok;
                     try {
@@ -276,15 +268,9 @@ final class Workloads {
             while ((call = nextCall.getAndIncrement()) < calls) {
                 int from = call * BATCH;
                 int to = Math.min(count, from + BATCH);
-                long now = System.currentTimeMillis();
-                List<Target.Outgoing> outgoing = new ArrayList<>(to - from);
-                for (int seq = from; seq < to; seq++) {
-                    long deliverAt = now + DAY_MS + uniform(0, 3_600_000);
-                    outgoing.add(new Target.Outgoing(Messages.body(seq, deliverAt, BODY_SIZE), deliverAt));
-                }
                 boolean ok;
                 try {
-                    ok = sdmq().push(topic, outgoing);
+                    ok = sdmq().push(topic, outgoing(from, to, now -> now + DAY_MS + uniform(0, 3_600_000)));
                 } catch (IOException e) {
                     ok = false;
                 }
@@ -303,7 +289,18 @@ final class Workloads {
         result.put("settleSeconds", round3(sdmq().settle()));
     }
 
-    /** The target of the workloads that only sdmq has the calls for (W2, W4, W5, W6). */
+    /** Messages [from, to) of a run, sent now: each body carries its sequence number and due time. */
+    private static List<Target.Outgoing> outgoing(int from, int to, DueTime due) {
+        long now = System.currentTimeMillis();
+        List<Target.Outgoing> outgoing = new ArrayList<>(to - from);
+        for (int seq = from; seq < to; seq++) {
+            long deliverAt = due.of(now);
+            outgoing.add(new Target.Outgoing(Messages.body(seq, deliverAt, BODY_SIZE), deliverAt));
+        }
+        return outgoing;
+    }
+
+    /** The target of the calls only sdmq has: W5's and W6's preload, and W6's restore. */
     private SdmqClient sdmq() {
         if (target instanceof SdmqClient client) {
             return client;
