@@ -131,9 +131,10 @@ final class LiteralSql {
      * A purge's deletes of the given messages' log rows ({@link #deleteTerminalMessages} deletes the messages' own
      * rows), each statement for at most {@link #PURGE_IDS} messages. A delete over a large share of a table's rows
      * runs as a scan, even with an index hint, and a scan locks every row and gap it reads, so a push committing
-     * meanwhile waits for the purge or deadlocks with it. MariaDB 10.11 scans for 400 of 1 100 log rows, and counts the rows the
-     * transaction already deleted as gone, so the last statements of a purge over most of a table are the risk: with
-     * 100 messages a statement a purge of 500 of 800 messages still scanned, with 20 it does not, and costs the same.
+     * meanwhile waits for the purge or deadlocks with it. MariaDB 10.11 scans for 400 of 1 100 log rows, and counts
+     * the rows the transaction already deleted as gone, so the last statements of a purge over most of a table are
+     * the risk: with 100 messages a statement a purge of 500 of 800 messages still scanned, with 20 it does not, and
+     * costs the same.
      */
     static String deleteLogs(List<Long> messageIds) {
         return deletes("DELETE FROM sdmq_message_log WHERE message_id IN ", messageIds, "");
