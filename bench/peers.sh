@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # sdmq beside the delay queues the benchmark issue compares it with, in one run on this machine: W1 (burst: single
-# pushes from 4 producers, delays 2–10 s, 4 consumers) and W3 (1 000 pushes/s, delays 1–5 s) against
+# pushes from 4 producers, delays 2–10 s, 4 consumers), W3 (1 000 pushes/s, delays 1–5 s) and W4 (thundering herd:
+# W1's count, pushed 1 000 per call, all due within one second) against
 #   sdmq          the server jar on the local Redis and MariaDB, warmed up as bench/run.sh does;
-#   redisson      Redisson's RDelayedQueue on the same Redis (in the bench's JVM, full JIT, after a W1 of 20 000);
-#   db-scheduler  db-scheduler on the same MariaDB (likewise);
-#   bullmq        BullMQ on the same Redis, in Node.js (bench/peers/bullmq.js, after a W1 of 20 000), when node
-#                 and npm are installed.
+#   redisson      Redisson's RDelayedQueue on the same Redis (in the bench's JVM, full JIT, after a W1 of 20 000;
+#                 a batch is its offers sent before the first reply is awaited);
+#   db-scheduler  db-scheduler on the same MariaDB (likewise; a batch is one scheduleBatch call);
+#   bullmq        BullMQ on the same Redis, in Node.js (bench/peers/bullmq.js, after a W1 of 20 000; a batch is one
+#                 addBulk call), when node and npm are installed.
 # One target at a time: the sdmq server is stopped before the peers run. Appends a table with sdmq's lead over each
 # (and every command) to BENCHMARKS.md.
 #
-#   bench/peers.sh [W1_MESSAGES] [W3_SECONDS]     default 100000 and 60, the issue's sizes
+#   bench/peers.sh [W1_MESSAGES] [W3_SECONDS]     default 100000 and 60, the issue's sizes; W4 has W1's count
 #   PEERS      the peers to run (default "redisson db-scheduler bullmq")
 #   BENCH_MD   the file the results are appended to (default BENCHMARKS.md)
 #
@@ -46,18 +48,20 @@ sdmq() {
 }
 W1_ARGS=(--workload W1 --messages "$W1_N" --producers 4 --consumers 4 --out "$RESULTS" "${PIDS[@]}")
 W3_ARGS=(--workload W3 --rate 1000 --duration "$W3_S" --inflight 256 --consumers 4 --out "$RESULTS" "${PIDS[@]}")
+W4_ARGS=(--workload W4 --messages "$W1_N" --producers 4 --consumers 4 --out "$RESULTS" "${PIDS[@]}")
 
-echo "sdmq: warm-up, W1 $W1_N, W3 $W3_S s"
+echo "sdmq: warm-up, W1 $W1_N, W3 $W3_S s, W4 $W1_N"
 warm_up sdmq
 # the machine's raw Redis and MariaDB limits, for the reader to see how slow or fast this host was
 logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --workload raw \
     --messages 200000 --jdbc jdbc:mysql://127.0.0.1:3306/ --out "$RESULTS"
 logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --label sdmq "${W1_ARGS[@]}"
 logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --label sdmq "${W3_ARGS[@]}"
+logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --label sdmq "${W4_ARGS[@]}"
 stop_server
 
 for peer in $PEERS; do
-    echo "$peer: W1 $W1_N, W3 $W3_S s"
+    echo "$peer: W1 $W1_N, W3 $W3_S s, W4 $W1_N"
     PEER_ARGS=(--label "$peer" --warmup 20000 --prefix "$PREFIX:$peer")
     if [ "$peer" = bullmq ]; then
         if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
@@ -67,9 +71,11 @@ for peer in $PEERS; do
         (cd bench/peers && npm ci --silent --no-audit --no-fund)
         logged timeout 900 node bench/peers/bullmq.js "${PEER_ARGS[@]}" "${W1_ARGS[@]}"
         logged timeout 900 node bench/peers/bullmq.js "${PEER_ARGS[@]}" "${W3_ARGS[@]}"
+        logged timeout 900 node bench/peers/bullmq.js "${PEER_ARGS[@]}" "${W4_ARGS[@]}"
     else
         logged timeout 900 java -Xmx4g -jar "$BENCH_JAR" --peer "$peer" "${PEER_ARGS[@]}" "${W1_ARGS[@]}"
         logged timeout 900 java -Xmx4g -jar "$BENCH_JAR" --peer "$peer" "${PEER_ARGS[@]}" "${W3_ARGS[@]}"
+        logged timeout 900 java -Xmx4g -jar "$BENCH_JAR" --peer "$peer" "${PEER_ARGS[@]}" "${W4_ARGS[@]}"
     fi
 done
 LOAD_END=$(uptime)

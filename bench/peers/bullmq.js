@@ -1,9 +1,10 @@
-// BullMQ on the same Redis, driven as sdmq-bench drives sdmq (W1 and W3), printing one JSON line with the same
-// fields: producers add delayed jobs (one per call), workers with concurrency 1 take them, and the lateness of a
+// BullMQ on the same Redis, driven as sdmq-bench drives sdmq (W1, W3, W4), printing one JSON line with the same
+// fields: producers add delayed jobs (one per call; W4 1 000 per addBulk call, all due within one second), workers
+// with concurrency 1 take them, and the lateness of a
 // job is the time its processor starts minus its due time (in its body, `seq|due|xxx…`, as sdmq-bench's bodies).
 // BullMQ's defaults otherwise; completed jobs are removed, as a queue that runs for long must.
 //
-//   node bench/peers/bullmq.js --workload W1|W3 [--messages 100000 --producers 4] [--rate 1000 --duration 60]
+//   node bench/peers/bullmq.js --workload W1|W3|W4 [--messages 100000 --producers 4] [--rate 1000 --duration 60]
 //     [--consumers 4 --inflight 256 --drain 30 --warmup N --redis redis://127.0.0.1:6379 --prefix P --label L
 //      --out results.jsonl --mariadb-pid PID --redis-pid PID]
 'use strict';
@@ -35,8 +36,11 @@ const cpuTicks = (pid) => {
 const percentile = (sorted, q) => (sorted.length ? sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] : 0);
 const ms = (us) => Math.round(us / 10) / 100;
 
-/** One run: push `messages` (paced at `rate` when given), consume until every acknowledged one arrived. */
-async function deliver(workload, messages, rate, dueOf) {
+/**
+ * One run: push `messages`, `batch` per call (paced at `rate` when given, one per call), consume until every
+ * acknowledged one arrived.
+ */
+async function deliver(workload, messages, batch, rate, dueOf) {
   const name = `${workload}-${Date.now().toString(36)}`;
   const producers = num('producers', 4);
   const consumers = num('consumers', 4);
@@ -65,6 +69,7 @@ async function deliver(workload, messages, rate, dueOf) {
       }
       if (deliveries[seq]++ === 0) {
         firstReceived[seq] = now;
+        lastReceived = Math.max(lastReceived, now);
         due[seq] = dueMs;
         distinct++;
         lastProgress = Date.now();
@@ -74,21 +79,33 @@ async function deliver(workload, messages, rate, dueOf) {
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   await queue.waitUntilReady();
   let latestDue = 0;
+  let lastReceived = 0;
   let pushErrors = 0;
-  const callMicros = new Float64Array(messages);
-  const add = async (seq) => {
-    const now = Date.now();
-    const deliverAt = dueOf(now);
-    latestDue = Math.max(latestDue, deliverAt);
+  const calls = Math.ceil(messages / batch);
+  const callMicros = new Float64Array(calls);
+  // call `call` adds the messages from call * batch on: one add, or one addBulk of up to `batch`
+  const add = async (call) => {
+    const jobs = [];
+    for (let seq = call * batch; seq < Math.min(messages, (call + 1) * batch); seq++) {
+      const deliverAt = dueOf(Date.now());
+      latestDue = Math.max(latestDue, deliverAt);
+      jobs.push({ seq, deliverAt });
+    }
     const sent = micros();
     try {
-      await queue.add('m', { b: body(seq, deliverAt) }, { delay: Math.max(0, deliverAt - Date.now()) });
-      acknowledged[seq] = 1;
-      acknowledgedCount++;
+      if (batch === 1) {
+        await queue.add('m', { b: body(jobs[0].seq, jobs[0].deliverAt) },
+          { delay: Math.max(0, jobs[0].deliverAt - Date.now()) });
+      } else {
+        await queue.addBulk(jobs.map((j) => ({ name: 'm', data: { b: body(j.seq, j.deliverAt) },
+          opts: { delay: Math.max(0, j.deliverAt - Date.now()) } })));
+      }
+      for (const j of jobs) acknowledged[j.seq] = 1;
+      acknowledgedCount += jobs.length;
     } catch (e) {
-      pushErrors++;
+      pushErrors += jobs.length;
     }
-    callMicros[seq] = micros() - sent;
+    callMicros[call] = micros() - sent;
   };
   const started = micros();
   if (rate > 0) {
@@ -106,10 +123,11 @@ async function deliver(workload, messages, rate, dueOf) {
   } else {
     let next = 0;
     await Promise.all(Array.from({ length: producers }, async () => {
-      for (let seq = next++; seq < messages; seq = next++) await add(seq);
+      for (let call = next++; call < calls; call = next++) await add(call);
     }));
   }
   const pushSeconds = (micros() - started) / 1e6;
+  const pushEnd = Date.now();
   const idleMs = num('drain', 30) * 1000;
   while (distinct < acknowledgedCount) {
     const now = Date.now();
@@ -134,7 +152,7 @@ async function deliver(workload, messages, rate, dueOf) {
   callMicros.sort();
   const result = {
     workload, label: opt('label', 'bullmq'), peer: 'bullmq', messages,
-    [rate > 0 ? 'inflightCap' : 'producers']: rate > 0 ? inflightCap : producers, consumers, perCall: 1,
+    [rate > 0 ? 'inflightCap' : 'producers']: rate > 0 ? inflightCap : producers, consumers, perCall: batch,
     pushed: acknowledgedCount, delivered: lateness.length, lost, early, earlyMaxMs: ms(earlyMax), duplicates,
     latenessP50Ms: ms(percentile(lateness, 0.5)), latenessP99Ms: ms(percentile(lateness, 0.99)),
     latenessP999Ms: ms(percentile(lateness, 0.999)), latenessMaxMs: ms(lateness.length ? lateness[lateness.length - 1] : 0),
@@ -145,24 +163,34 @@ async function deliver(workload, messages, rate, dueOf) {
     valid: lost === 0 && pushErrors === 0 && early === 0,
   };
   if (rate > 0) result.targetRate = rate;
-  return result;
+  return { result, pushEnd, lastReceived };
 }
 
 async function main() {
   const workload = opt('workload', 'W1');
   const warmup = num('warmup', 0);
-  if (warmup > 0) await deliver('warmup', warmup, 0, (now) => now + uniform(2000, 10000));
+  if (warmup > 0) await deliver('warmup', warmup, 1, 0, (now) => now + uniform(2000, 10000));
   const pids = { mariadb: num('mariadb-pid', 0), redis: num('redis-pid', 0) };
   const ticks = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuTicks(pid)]));
   const cpu = process.cpuUsage();
   let result;
   if (workload === 'W1') {
-    result = await deliver('W1', num('messages', 100000), 0, (now) => now + uniform(2000, 10000));
+    ({ result } = await deliver('W1', num('messages', 100000), 1, 0, (now) => now + uniform(2000, 10000)));
   } else if (workload === 'W3') {
     const rate = num('rate', 1000);
-    result = await deliver('W3', rate * num('duration', 60), rate, (now) => now + uniform(1000, 5000));
+    ({ result } = await deliver('W3', rate * num('duration', 60), 1, rate, (now) => now + uniform(1000, 5000)));
+  } else if (workload === 'W4') {
+    // as sdmq-bench: all due within the wall-clock second that starts `lead` seconds from now
+    const messages = num('messages', 100000);
+    const second = (Math.floor(Date.now() / 1000) + num('lead', 5 + Math.floor(messages / 10000))) * 1000;
+    const run = await deliver('W4', messages, 1000, 0, () => second + uniform(0, 999));
+    result = run.result;
+    result.dueSecondEpochMs = second;
+    result.pushedBeforeDueSecond = run.pushEnd < second;
+    result.lastDeliveryAfterDueSecondMs = run.lastReceived === 0 ? null
+      : Math.floor(run.lastReceived / 1000) - (second + 1000);
   } else {
-    throw new Error(`a peer runs W1 or W3, not ${workload}`);
+    throw new Error(`a peer runs W1, W3 or W4, not ${workload}`);
   }
   const used = process.cpuUsage(cpu);
   result.benchCpuSeconds = Math.round((used.user + used.system) / 1000) / 1000;

@@ -1,6 +1,7 @@
 package io.sdmq.bench;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.task.SchedulableInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.zaxxer.hikari.HikariDataSource;
@@ -86,13 +87,20 @@ final class DbSchedulerPeer implements Target {
         }
     }
 
+    /** One INSERT, or a batch's in db-scheduler's own batch call. */
     @Override
     public boolean push(String topic, List<Outgoing> messages) {
-        for (Outgoing m : messages) {
-            scheduler.schedule(task.instance(topic + ":" + Messages.seqOf(m.body()), m.body()),
-                    Instant.ofEpochMilli(m.deliverAt()));
+        if (messages.size() == 1) {
+            scheduler.schedule(instance(topic, messages.get(0)));
+        } else {
+            scheduler.scheduleBatch(messages.stream().<SchedulableInstance<?>>map(m -> instance(topic, m)).toList());
         }
         return true;
+    }
+
+    private SchedulableInstance<String> instance(String topic, Outgoing m) {
+        return SchedulableInstance.of(task.instance(topic + ":" + Messages.seqOf(m.body()), m.body()),
+                Instant.ofEpochMilli(m.deliverAt()));
     }
 
     @Override

@@ -44,12 +44,15 @@ final class RedissonPeer implements Target {
         return delayed.computeIfAbsent(topic, t -> redisson.getDelayedQueue(queue(t)));
     }
 
+    /** One offer, or a batch's offers all sent before the first reply is awaited (Redisson pipelines them). */
     @Override
     public boolean push(String topic, List<Outgoing> messages) {
-        for (Outgoing m : messages) {
-            delayed(topic).offer(m.body(), delay(m), TimeUnit.MILLISECONDS);
+        if (messages.size() == 1) {
+            delayed(topic).offer(messages.get(0).body(), delay(messages.get(0)), TimeUnit.MILLISECONDS);
+            return true;
         }
-        return true;
+        List<CompletableFuture<Boolean>> offers = messages.stream().map(m -> pushAsync(topic, m)).toList();
+        return offers.stream().allMatch(CompletableFuture::join);
     }
 
     @Override

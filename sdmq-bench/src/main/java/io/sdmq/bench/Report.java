@@ -109,8 +109,8 @@ final class Report {
             "bullmq", "Redis only");
 
     /**
-     * sdmq beside the peers of one bench/peers.sh run: per target (its label) its W1 and W3, and the ratios that say
-     * by how much sdmq leads (above 1) or trails (below 1).
+     * sdmq beside the peers of one bench/peers.sh run: per target (its label) its W1, W3 and W4, and the ratios that
+     * say by how much sdmq leads (above 1) or trails (below 1).
      */
     static String comparison(List<String> lines) {
         Map<String, Map<String, JsonNode>> byTarget = new LinkedHashMap<>();
@@ -132,19 +132,24 @@ final class Report {
                     count(raw.path("commitsPerSecond").asDouble())));
         }
         md.append("| target | keeps messages in | W1 push msgs/s | W1 lateness p50 / p99 / "
-                + "p99.9 ms | W3 lateness p50 / p99 / p99.9 ms | lost / early / dup, W1; W3 | CPU ms per message, all "
-                + "processes, W1; W3 | sdmq's push ÷ this | this W1 p99 ÷ sdmq's | this W3 p99 ÷ sdmq's |\n"
-                + "|---|---|---:|---|---|---|---|---:|---:|---:|\n");
+                + "p99.9 ms | W3 lateness p50 / p99 / p99.9 ms | W4 last delivery after the due second, ms | lost / "
+                + "early / dup, W1; W3; W4 | CPU ms per message, all processes, W1; W3; W4 | sdmq's push ÷ this | "
+                + "this W1 p99 ÷ sdmq's | this W3 p99 ÷ sdmq's | this W4 last ÷ sdmq's |\n"
+                + "|---|---|---:|---|---|---:|---|---|---:|---:|---:|---:|\n");
         byTarget.forEach((target, runs) -> {
             JsonNode w1 = runs.get("W1");
             JsonNode w3 = runs.get("W3");
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s; %s | %s; %s | %s | %s | %s |%n",
+            JsonNode w4 = runs.get("W4");
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s; %s; %s | %s; %s; %s | %s | %s | %s "
+                            + "| %s |%n",
                     target, KEPT_IN.getOrDefault(target, "?"),
                     w1 == null ? "–" : count(w1.path("pushRate").asDouble()),
                     w1 == null ? "–" : percentiles(w1), w3 == null ? "–" : percentiles(w3),
-                    faults(w1), faults(w3), cpuPerMessage(w1), cpuPerMessage(w3),
+                    w4 == null ? "–" : count(w4.path("lastDeliveryAfterDueSecondMs").asDouble()),
+                    faults(w1), faults(w3), faults(w4), cpuPerMessage(w1), cpuPerMessage(w3), cpuPerMessage(w4),
                     lead(sdmq.get("W1"), w1, "pushRate", false), lead(sdmq.get("W1"), w1, "latenessP99Ms", true),
-                    lead(sdmq.get("W3"), w3, "latenessP99Ms", true)));
+                    lead(sdmq.get("W3"), w3, "latenessP99Ms", true),
+                    lead(sdmq.get("W4"), w4, "lastDeliveryAfterDueSecondMs", true)));
         });
         return md.toString();
     }
