@@ -140,8 +140,8 @@ final class Report {
             JsonNode w1 = runs.get("W1");
             JsonNode w3 = runs.get("W3");
             JsonNode w4 = runs.get("W4");
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s; %s; %s | %s; %s; %s | %s | %s | %s "
-                            + "| %s |%n",
+            md.append(String.format(Locale.ROOT,
+                    "| %s | %s | %s | %s | %s | %s | %s; %s; %s | %s; %s; %s | %s | %s | %s | %s |%n",
                     target, KEPT_IN.getOrDefault(target, "?"),
                     w1 == null ? "–" : count(w1.path("pushRate").asDouble()),
                     w1 == null ? "–" : percentiles(w1), w3 == null ? "–" : percentiles(w3),
