@@ -49,15 +49,19 @@ sdmq() {
 W1_ARGS=(--workload W1 --messages "$W1_N" --producers 4 --consumers 4 --out "$RESULTS" "${PIDS[@]}")
 W3_ARGS=(--workload W3 --rate 1000 --duration "$W3_S" --inflight 256 --consumers 4 --out "$RESULTS" "${PIDS[@]}")
 W4_ARGS=(--workload W4 --messages "$W1_N" --producers 4 --consumers 4 --out "$RESULTS" "${PIDS[@]}")
+# the measured W1, W3 and W4, each a run of the given command
+measured() {
+    logged "$@" "${W1_ARGS[@]}"
+    logged "$@" "${W3_ARGS[@]}"
+    logged "$@" "${W4_ARGS[@]}"
+}
 
 echo "sdmq: warm-up, W1 $W1_N, W3 $W3_S s, W4 $W1_N"
 warm_up sdmq
 # the machine's raw Redis and MariaDB limits, for the reader to see how slow or fast this host was
 logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --workload raw \
     --messages 200000 --jdbc jdbc:mysql://127.0.0.1:3306/ --out "$RESULTS"
-logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --label sdmq "${W1_ARGS[@]}"
-logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --label sdmq "${W3_ARGS[@]}"
-logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --label sdmq "${W4_ARGS[@]}"
+measured "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --label sdmq
 stop_server
 
 for peer in $PEERS; do
@@ -69,13 +73,9 @@ for peer in $PEERS; do
             continue
         fi
         (cd bench/peers && npm ci --silent --no-audit --no-fund)
-        logged timeout 900 node bench/peers/bullmq.js "${PEER_ARGS[@]}" "${W1_ARGS[@]}"
-        logged timeout 900 node bench/peers/bullmq.js "${PEER_ARGS[@]}" "${W3_ARGS[@]}"
-        logged timeout 900 node bench/peers/bullmq.js "${PEER_ARGS[@]}" "${W4_ARGS[@]}"
+        measured timeout 900 node bench/peers/bullmq.js "${PEER_ARGS[@]}"
     else
-        logged timeout 900 java -Xmx4g -jar "$BENCH_JAR" --peer "$peer" "${PEER_ARGS[@]}" "${W1_ARGS[@]}"
-        logged timeout 900 java -Xmx4g -jar "$BENCH_JAR" --peer "$peer" "${PEER_ARGS[@]}" "${W3_ARGS[@]}"
-        logged timeout 900 java -Xmx4g -jar "$BENCH_JAR" --peer "$peer" "${PEER_ARGS[@]}" "${W4_ARGS[@]}"
+        measured timeout 900 java -Xmx4g -jar "$BENCH_JAR" --peer "$peer" "${PEER_ARGS[@]}"
     fi
 done
 LOAD_END=$(uptime)

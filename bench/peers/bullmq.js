@@ -1,7 +1,7 @@
 // BullMQ on the same Redis, driven as sdmq-bench drives sdmq (W1, W3, W4), printing one JSON line with the same
 // fields: producers add delayed jobs (one per call; W4 1 000 per addBulk call, all due within one second), workers
-// with concurrency 1 take them, and the lateness of a
-// job is the time its processor starts minus its due time (in its body, `seq|due|xxx…`, as sdmq-bench's bodies).
+// with concurrency 1 take them, and the lateness of a job is the time its processor starts minus its due time (in
+// its body, `seq|due|xxx…`, as sdmq-bench's bodies).
 // BullMQ's defaults otherwise; completed jobs are removed, as a queue that runs for long must.
 //
 //   node bench/peers/bullmq.js --workload W1|W3|W4 [--messages 100000 --producers 4] [--rate 1000 --duration 60]
@@ -69,7 +69,6 @@ async function deliver(workload, messages, batch, rate, dueOf) {
       }
       if (deliveries[seq]++ === 0) {
         firstReceived[seq] = now;
-        lastReceived = Math.max(lastReceived, now);
         due[seq] = dueMs;
         distinct++;
         lastProgress = Date.now();
@@ -79,7 +78,6 @@ async function deliver(workload, messages, batch, rate, dueOf) {
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   await queue.waitUntilReady();
   let latestDue = 0;
-  let lastReceived = 0;
   let pushErrors = 0;
   const calls = Math.ceil(messages / batch);
   const callMicros = new Float64Array(calls);
@@ -163,7 +161,7 @@ async function deliver(workload, messages, batch, rate, dueOf) {
     valid: lost === 0 && pushErrors === 0 && early === 0,
   };
   if (rate > 0) result.targetRate = rate;
-  return { result, pushEnd, lastReceived };
+  return { result, pushEnd, lastReceived: firstReceived.reduce((a, b) => Math.max(a, b), 0) };
 }
 
 async function main() {

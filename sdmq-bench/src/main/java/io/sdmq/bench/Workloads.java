@@ -305,7 +305,7 @@ final class Workloads {
         if (target instanceof SdmqClient client) {
             return client;
         }
-        throw new IllegalArgumentException("this workload drives sdmq only; peers run W1 and W3");
+        throw new IllegalArgumentException("this workload drives sdmq only; peers run W1, W3 and W4");
     }
 
     private String bucketKeyPattern() {
