@@ -87,16 +87,15 @@ async function deliver(workload, messages, batch, rate, dueOf) {
     for (let seq = call * batch; seq < Math.min(messages, (call + 1) * batch); seq++) {
       const deliverAt = dueOf(Date.now());
       latestDue = Math.max(latestDue, deliverAt);
-      jobs.push({ seq, deliverAt });
+      jobs.push({ seq, name: 'm', data: { b: body(seq, deliverAt) }, opts: { delay: 0 }, deliverAt });
     }
     const sent = micros();
     try {
+      for (const j of jobs) j.opts.delay = Math.max(0, j.deliverAt - Date.now());
       if (batch === 1) {
-        await queue.add('m', { b: body(jobs[0].seq, jobs[0].deliverAt) },
-          { delay: Math.max(0, jobs[0].deliverAt - Date.now()) });
+        await queue.add(jobs[0].name, jobs[0].data, jobs[0].opts);
       } else {
-        await queue.addBulk(jobs.map((j) => ({ name: 'm', data: { b: body(j.seq, j.deliverAt) },
-          opts: { delay: Math.max(0, j.deliverAt - Date.now()) } })));
+        await queue.addBulk(jobs);
       }
       for (const j of jobs) acknowledged[j.seq] = 1;
       acknowledgedCount += jobs.length;
