@@ -13,6 +13,9 @@ import java.util.Objects;
  * @param moveBatch       most messages one move-due step takes from a bucket
  * @param maxSleep        longest the scheduler and reaper sleep without looking at Redis (covers other instances)
  * @param journalCapacity pending MySQL writes before producers are turned away (back-pressure)
+ * @param backgroundCapacity pending non-terminal transitions before the threads that make them wait for the
+ *                        background writer; it lets a burst's transitions wait behind the writes callers wait for
+ *                        until half of it is queued
  * @param journalBatch    most writes folded into one MySQL transaction
  * @param writeTimeout    how long a caller waits for its MySQL commit before it answers 503
  * @param journalLinger   how long the background writer gathers non-terminal transitions before it writes them
@@ -25,7 +28,7 @@ import java.util.Objects;
  * @param recovery        restore, reconcile and retention settings
  */
 public record EngineSettings(PushRules pushRules, String host, int moveBatch, Duration maxSleep, int journalCapacity,
-                             int journalBatch, Duration writeTimeout, Duration journalLinger, int maxPopCount,
+                             int backgroundCapacity, int journalBatch, Duration writeTimeout, Duration journalLinger, int maxPopCount,
                              Duration maxWait,
                              int maxWaitingPerTopic,
                              Duration readySweep, RecoverySettings recovery) {
@@ -34,7 +37,7 @@ public record EngineSettings(PushRules pushRules, String host, int moveBatch, Du
         Objects.requireNonNull(pushRules, "pushRules");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(recovery, "recovery");
-        if (moveBatch < 1 || journalCapacity < 1 || journalBatch < 1 || maxPopCount < 1 || maxWaitingPerTopic < 1) {
+        if (moveBatch < 1 || journalCapacity < 1 || backgroundCapacity < 1 || journalBatch < 1 || maxPopCount < 1 || maxWaitingPerTopic < 1) {
             throw new IllegalArgumentException("engine batch sizes and capacities must be positive");
         }
         requirePositive("maxSleep", maxSleep);

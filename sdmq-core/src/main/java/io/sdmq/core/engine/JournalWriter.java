@@ -16,6 +16,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Group commit: one thread drains a bounded queue of pending MySQL writes into one transaction per kind.
@@ -25,24 +27,46 @@ import java.util.concurrent.TimeoutException;
 final class JournalWriter implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(JournalWriter.class);
     private static final int ATTEMPTS = 3;
+    /** How long after its last write a writer still counts as busy: the gap between two waves of callers. */
+    private static final long QUIET_NANOS = Duration.ofMillis(20).toNanos();
+    private static final long YIELD_POLL_NANOS = Duration.ofMillis(1).toNanos();
 
     private final MessageLog messageLog;
     private final BlockingQueue<Write> queue;
     private final int batch;
     private final Duration writeTimeout;
     private final long lingerNanos;
+    private final int capacity;
+    private final JournalWriter yieldTo;
+    private final long maxYieldNanos;
+    private final AtomicInteger flushesWaiting = new AtomicInteger();
+    private volatile boolean writing;
+    private volatile long lastWriteEnd = System.nanoTime() - QUIET_NANOS;
 
-    /** @param linger how long to gather writes after the first one arrives, unless the batch fills sooner */
-    JournalWriter(MessageLog messageLog, int capacity, int batch, Duration writeTimeout, Duration linger) {
+    /**
+     * @param linger  how long to gather writes after the first one arrives, unless the batch fills sooner
+     * @param yieldTo  the writer whose work goes first in a burst (see {@link #yieldInBurst}), or null
+     * @param maxYield how long a write may have been queued and still wait for that writer
+     */
+    JournalWriter(MessageLog messageLog, int capacity, int batch, Duration writeTimeout, Duration linger,
+                  JournalWriter yieldTo, Duration maxYield) {
         this.messageLog = messageLog;
         this.queue = new ArrayBlockingQueue<>(capacity);
+        this.capacity = capacity;
         this.batch = batch;
         this.writeTimeout = writeTimeout;
         this.lingerNanos = linger.toNanos();
+        this.yieldTo = yieldTo;
+        this.maxYieldNanos = maxYield.toNanos();
     }
 
     /** New messages, or a transition, or neither: a flush, done once everything queued before it is. */
-    private record Write(List<Message> messages, Transition transition, CompletableFuture<List<Long>> done) {
+    private record Write(List<Message> messages, Transition transition, CompletableFuture<List<Long>> done,
+                         long queuedAt) {
+        Write(List<Message> messages, Transition transition, CompletableFuture<List<Long>> done) {
+            this(messages, transition, done, System.nanoTime());
+        }
+
         boolean isFlush() {
             return messages == null && transition == null;
         }
@@ -74,7 +98,12 @@ final class JournalWriter implements Runnable {
 
     /** Waits until every write queued before this call is committed (or has failed). */
     void flush() {
-        await(enqueue(new Write(null, null, new CompletableFuture<>())));
+        flushesWaiting.incrementAndGet();
+        try {
+            await(enqueue(new Write(null, null, new CompletableFuture<>())));
+        } finally {
+            flushesWaiting.decrementAndGet();
+        }
     }
 
     /** Applies a transition in the background (non-terminal transitions); blocks only while the queue is full. */
@@ -90,6 +119,11 @@ final class JournalWriter implements Runnable {
 
     int pending() {
         return queue.size();
+    }
+
+    /** Writes queued, one under way, or one ended less than {@link #QUIET_NANOS} ago. */
+    private boolean busy() {
+        return writing || !queue.isEmpty() || System.nanoTime() - lastWriteEnd < QUIET_NANOS;
     }
 
     private CompletableFuture<List<Long>> enqueue(Write write) {
@@ -125,16 +159,40 @@ final class JournalWriter implements Runnable {
                 drained.add(queue.take());
                 linger(drained);
                 queue.drainTo(drained, batch - drained.size());
+                yieldInBurst(drained);
+                writing = true;
                 writeAll(drained);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Throwable t) {
                 log.error("journal writer failed on {} writes; continuing with the next batch", drained.size(), t);
             } finally {
+                writing = false;
+                lastWriteEnd = System.nanoTime();
                 drained.clear();
             }
         }
         flushRemaining();
+    }
+
+    /**
+     * In a burst, when a full batch is waiting or more, waits while the writer it yields to is busy, so that the
+     * writes callers wait for (pushes, finishes) have MySQL to themselves and the burst's background writes come
+     * after it; they are then the same rows and statements, only later. It stops yielding once half its capacity is
+     * queued (a full queue would hold up deliveries), once the batch's oldest write has been queued for maxYield (so
+     * under a load that never lets up the background lags by that much at most), when a flush is waiting, and on an
+     * interrupt. Below a full batch, the steady state, it never waits.
+     */
+    private void yieldInBurst(List<Write> drained) {
+        if (yieldTo == null) {
+            return;
+        }
+        long until = drained.get(0).queuedAt() + maxYieldNanos;
+        while (drained.size() + queue.size() >= batch && queue.size() < capacity / 2 && yieldTo.busy()
+                && System.nanoTime() - until < 0 && flushesWaiting.get() == 0
+                && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(YIELD_POLL_NANOS);
+        }
     }
 
     /**

@@ -18,6 +18,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The schedule in Redis: per bucket a meta hash, a delay zset, a reserved zset and one ready list per topic,
@@ -30,6 +31,8 @@ public final class RedisScheduleStore implements ScheduleStore {
     private final String prefix;
     private final int buckets;
     private final String defaultRetryDelays;
+    /** Every transition names its bucket, and a burst's are queued by the hundred thousand: one string each. */
+    private final List<String> bucketNames;
     private final MetaCodec codec = new MetaCodec();
 
     public RedisScheduleStore(StringRedisTemplate redis, String prefix, int buckets, List<Long> defaultRetryDelays) {
@@ -42,6 +45,7 @@ public final class RedisScheduleStore implements ScheduleStore {
             throw new IllegalArgumentException("default retry delays must be one or more non-negative ms");
         }
         this.buckets = buckets;
+        this.bucketNames = IntStream.range(0, buckets).mapToObj(b -> keys(b).delay()).toList();
         this.defaultRetryDelays = defaultRetryDelays.stream().map(String::valueOf).collect(Collectors.joining(","));
     }
 
@@ -52,7 +56,7 @@ public final class RedisScheduleStore implements ScheduleStore {
 
     @Override
     public String bucketName(int bucket) {
-        return keys(bucket).delay();
+        return bucketNames.get(bucket);
     }
 
     @Override

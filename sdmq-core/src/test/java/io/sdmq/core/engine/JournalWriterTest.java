@@ -27,13 +27,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Group commit: concurrent writers share transactions, a failed commit fails its callers, and a lingering writer
- * gathers more per transaction without losing any on stop.
+ * Group commit: concurrent writers share transactions, a failed commit fails its callers, a lingering writer
+ * gathers more per transaction without losing any on stop, and in a burst the background writer lets the durable
+ * one go first.
  */
 class JournalWriterTest {
     private final ExecutorService callers = Executors.newFixedThreadPool(50);
     private final InMemoryMessageLog messageLog = new InMemoryMessageLog();
     private final List<Integer> applied = new CopyOnWriteArrayList<>();
+    private final List<Thread> extraThreads = new ArrayList<>();
     private Thread writerThread;
 
     @AfterEach
@@ -42,6 +44,7 @@ class JournalWriterTest {
         if (writerThread != null) {
             writerThread.interrupt();
         }
+        extraThreads.forEach(Thread::interrupt);
     }
 
     @Test
@@ -155,6 +158,98 @@ class JournalWriterTest {
         assertThat(messageLog.find(messages.get(1).id()).orElseThrow().status()).isEqualTo(MessageStatus.DELAY);
     }
 
+    @Test
+    void in_a_burst_background_transitions_wait_while_the_durable_writer_is_busy() throws Exception {
+        Burst burst = new Burst(1_000, 30);
+
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(applied::isEmpty);
+        burst.release.countDown();
+
+        burst.held.get(5, TimeUnit.SECONDS);
+        await().until(() -> appliedCount() == 30);
+        assertThat(messageLog.find(burst.messages.get(29).id()).orElseThrow().status())
+                .isEqualTo(MessageStatus.DELAY);
+    }
+
+    @Test
+    void below_a_full_batch_background_transitions_are_written_while_the_durable_writer_is_busy() {
+        Burst burst = new Burst(1_000, 5);
+
+        await().until(() -> appliedCount() == 5);
+        assertThat(burst.held).isNotDone();
+    }
+
+    @Test
+    void background_transitions_wait_only_while_less_than_half_their_capacity_is_queued() throws Exception {
+        Burst burst = new Burst(40, 30);
+
+        await().until(() -> appliedCount() == 10);
+        assertThat(burst.held).isNotDone();
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> appliedCount() == 10);
+        burst.release.countDown();
+
+        burst.held.get(5, TimeUnit.SECONDS);
+        await().until(() -> appliedCount() == 30);
+    }
+
+    @Test
+    void a_background_transition_waits_for_the_durable_writer_no_longer_than_its_longest_yield() {
+        Burst burst = new Burst(1_000, 30, Duration.ofMillis(200));
+
+        await().until(() -> appliedCount() == 30);
+        assertThat(burst.held).isNotDone();
+    }
+
+    @Test
+    void a_flush_of_the_background_writer_does_not_wait_for_the_durable_writer() {
+        Burst burst = new Burst(1_000, 30);
+
+        burst.background.flush();
+
+        assertThat(appliedCount()).isEqualTo(30);
+        assertThat(burst.held).isNotDone();
+    }
+
+    private int appliedCount() {
+        return applied.stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /**
+     * A durable writer busy with an insert the log holds until {@link #release}, and a background writer (batches of
+     * 10, no linger, yielding to it for up to {@code maxYield}) started with the DELAY transitions of {@code count}
+     * stored messages queued.
+     */
+    private final class Burst {
+        final CountDownLatch release = new CountDownLatch(1);
+        final List<Message> messages = new ArrayList<>();
+        final Future<Long> held;
+        final JournalWriter background;
+
+        Burst(int backgroundCapacity, int count) {
+            this(backgroundCapacity, count, Duration.ofMinutes(1));
+        }
+
+        Burst(int backgroundCapacity, int count, Duration maxYield) {
+            CountDownLatch holding = new CountDownLatch(1);
+            JournalWriter durable = new JournalWriter(recordingInserts(new InMemoryMessageLog(), new ArrayList<>(),
+                    holding, release), 1_000, 10, Duration.ofSeconds(5), Duration.ZERO, null, Duration.ZERO);
+            background = new JournalWriter(recordingApplies(messageLog, applied), backgroundCapacity, 10,
+                    Duration.ofSeconds(5), Duration.ZERO, durable, maxYield);
+            writerThread = new Thread(durable, "durable-under-test");
+            writerThread.start();
+            held = callers.submit(() -> durable.insert(aMessage().build()));
+            await().until(() -> holding.getCount() == 0);
+            for (int i = 0; i < count; i++) {
+                messages.add(aMessage().build());
+            }
+            messageLog.insert(messages);
+            messages.forEach(m -> background.record(delayed(m)));
+            Thread backgroundThread = new Thread(background, "background-under-test");
+            extraThreads.add(backgroundThread);
+            backgroundThread.start();
+        }
+    }
+
     /** A writer that lingers a minute in batches of {@code batch}; each message stored and its DELAY recorded. */
     private JournalWriter lingeringWith(int batch, List<Message> messages) {
         messageLog.insert(messages);
@@ -176,7 +271,8 @@ class JournalWriterTest {
     }
 
     private JournalWriter start(MessageLog log, int batch, Duration linger) {
-        JournalWriter writer = new JournalWriter(log, 1_000, batch, Duration.ofSeconds(5), linger);
+        JournalWriter writer = new JournalWriter(log, 1_000, batch, Duration.ofSeconds(5), linger, null,
+                Duration.ZERO);
         writerThread = new Thread(writer, "journal-under-test");
         writerThread.start();
         return writer;

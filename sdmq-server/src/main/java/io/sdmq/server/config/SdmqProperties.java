@@ -59,12 +59,14 @@ public record SdmqProperties(
 
     /**
      * @param capacity     pending MySQL writes before producers get 503 (back-pressure)
+     * @param backgroundCapacity pending non-terminal transitions before deliveries wait for the background writer
      * @param batch        most writes folded into one transaction
      * @param writeTimeout how long a request waits for its commit before it answers 503
      * @param linger       how long the background writer gathers non-terminal transitions into one transaction
      */
-    public record Journal(@DefaultValue("100000") int capacity, @DefaultValue("1000") int batch,
-                          @DefaultValue("5s") Duration writeTimeout, @DefaultValue("60ms") Duration linger) {
+    public record Journal(@DefaultValue("100000") int capacity, @DefaultValue("500000") int backgroundCapacity,
+                          @DefaultValue("1000") int batch, @DefaultValue("5s") Duration writeTimeout,
+                          @DefaultValue("60ms") Duration linger) {
     }
 
     /**
