@@ -28,16 +28,16 @@ import java.util.Objects;
  * @param recovery        restore, reconcile and retention settings
  */
 public record EngineSettings(PushRules pushRules, String host, int moveBatch, Duration maxSleep, int journalCapacity,
-                             int backgroundCapacity, int journalBatch, Duration writeTimeout, Duration journalLinger, int maxPopCount,
-                             Duration maxWait,
-                             int maxWaitingPerTopic,
-                             Duration readySweep, RecoverySettings recovery) {
+                             int backgroundCapacity, int journalBatch, Duration writeTimeout, Duration journalLinger,
+                             int maxPopCount, Duration maxWait, int maxWaitingPerTopic, Duration readySweep,
+                             RecoverySettings recovery) {
 
     public EngineSettings {
         Objects.requireNonNull(pushRules, "pushRules");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(recovery, "recovery");
-        if (moveBatch < 1 || journalCapacity < 1 || backgroundCapacity < 1 || journalBatch < 1 || maxPopCount < 1 || maxWaitingPerTopic < 1) {
+        if (moveBatch < 1 || journalCapacity < 1 || backgroundCapacity < 1 || journalBatch < 1 || maxPopCount < 1
+                || maxWaitingPerTopic < 1) {
             throw new IllegalArgumentException("engine batch sizes and capacities must be positive");
         }
         requirePositive("maxSleep", maxSleep);

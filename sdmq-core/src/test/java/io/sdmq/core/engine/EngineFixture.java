@@ -27,9 +27,9 @@ final class EngineFixture implements AutoCloseable {
     EngineFixture(int buckets, int maxAttempts, List<Long> backoff, int maxWaitingPerTopic) {
         store = new InMemoryScheduleStore(buckets, backoff);
         PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, maxAttempts, backoff);
-        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000, 1_000,
-                Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), maxWaitingPerTopic, Duration.ofSeconds(1),
-                RecoverySettings.defaults());
+        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000,
+                1_000, Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), maxWaitingPerTopic,
+                Duration.ofSeconds(1), RecoverySettings.defaults());
         engine = new Engine(settings, store, messageLog, new InMemoryReadySignal(), ids::incrementAndGet, clock);
         engine.startManual();
     }

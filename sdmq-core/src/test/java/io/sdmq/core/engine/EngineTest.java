@@ -57,8 +57,9 @@ class EngineTest {
     private void startEngine(int buckets) {
         store = new InMemoryScheduleStore(buckets, BACKOFF);
         PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, BACKOFF);
-        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000, 1_000,
-                Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000, Duration.ofSeconds(1), RecoverySettings.defaults());
+        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000,
+                1_000, Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000, Duration.ofSeconds(1),
+                RecoverySettings.defaults());
         engine = new Engine(settings, store, messageLog, signal, ids::incrementAndGet, clock);
         engine.startManual();
     }

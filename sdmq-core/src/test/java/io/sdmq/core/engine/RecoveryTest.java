@@ -54,8 +54,8 @@ class RecoveryTest {
     @BeforeEach
     void startEngine() {
         PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, List.of(0L));
-        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000, 1_000,
-                Duration.ofSeconds(2), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000, Duration.ofSeconds(1),
+        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000,
+                1_000, Duration.ofSeconds(2), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000, Duration.ofSeconds(1),
                 RecoverySettings.defaults());
         engine = new Engine(settings, redisOutage.wrap(ScheduleStore.class, redis),
                 mysqlOutage.wrap(MessageLog.class, mysql), new InMemoryReadySignal(), ids::incrementAndGet, clock);
