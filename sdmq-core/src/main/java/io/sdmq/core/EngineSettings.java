@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param host            this instance's name in the transition log
  * @param moveBatch       most messages one move-due step takes from a bucket
  * @param maxSleep        longest the scheduler and reaper sleep without looking at Redis (covers other instances)
- * @param journalCapacity pending MySQL writes before producers are turned away (back-pressure)
+ * @param journalCapacity pending MySQL writes per durable writer before producers are turned away (back-pressure)
  * @param backgroundCapacity pending non-terminal transitions before the threads that make them wait for the
  *                        background writer; it lets a burst's transitions wait behind the writes callers wait for
  *                        until half of it is queued

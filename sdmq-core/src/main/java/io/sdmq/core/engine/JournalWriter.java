@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Group commit: one thread drains a bounded queue of pending MySQL writes into one transaction per kind.
@@ -37,26 +38,29 @@ final class JournalWriter implements Runnable {
     private final Duration writeTimeout;
     private final long lingerNanos;
     private final int capacity;
-    private final JournalWriter yieldTo;
+    private final BooleanSupplier yieldWhile;
     private final long maxYieldNanos;
     private final AtomicInteger flushesWaiting = new AtomicInteger();
+    /** Messages and transitions queued and not yet taken by the writer: a hint for choosing among writers. */
+    private final AtomicInteger queuedRows = new AtomicInteger();
     private volatile boolean writing;
     private volatile long lastWriteEnd = System.nanoTime() - QUIET_NANOS;
 
     /**
      * @param linger  how long to gather writes after the first one arrives, unless the batch fills sooner
-     * @param yieldTo  the writer whose work goes first in a burst (see {@link #yieldInBurst}), or null
-     * @param maxYield how long a write may have been queued and still wait for that writer
+     * @param yieldWhile whether the writers whose work goes first in a burst are busy (see {@link #yieldInBurst}),
+     *                   or null
+     * @param maxYield   how long a write may have been queued and still wait for those writers
      */
     JournalWriter(MessageLog messageLog, int capacity, int batch, Duration writeTimeout, Duration linger,
-                  JournalWriter yieldTo, Duration maxYield) {
+                  BooleanSupplier yieldWhile, Duration maxYield) {
         this.messageLog = messageLog;
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.capacity = capacity;
         this.batch = batch;
         this.writeTimeout = writeTimeout;
         this.lingerNanos = linger.toNanos();
-        this.yieldTo = yieldTo;
+        this.yieldWhile = yieldWhile;
         this.maxYieldNanos = maxYield.toNanos();
     }
 
@@ -69,6 +73,10 @@ final class JournalWriter implements Runnable {
 
         boolean isFlush() {
             return messages == null && transition == null;
+        }
+
+        int rows() {
+            return messages != null ? messages.size() : transition != null ? 1 : 0;
         }
     }
 
@@ -108,9 +116,11 @@ final class JournalWriter implements Runnable {
 
     /** Applies a transition in the background (non-terminal transitions); blocks only while the queue is full. */
     void record(Transition transition) {
+        queuedRows.incrementAndGet();
         try {
             queue.put(new Write(null, transition, null));
         } catch (InterruptedException e) {
+            queuedRows.decrementAndGet();
             Thread.currentThread().interrupt();
             log.warn("interrupted; transition {} -> {} of message {} not journaled", transition.from(),
                     transition.to(), transition.messageId());
@@ -121,17 +131,25 @@ final class JournalWriter implements Runnable {
         return queue.size();
     }
 
+    /** Messages and transitions queued, not counting those being written. */
+    int queuedRows() {
+        return queuedRows.get();
+    }
+
     /** Writes queued, one under way, or one ended less than {@link #QUIET_NANOS} ago. */
-    private boolean busy() {
+    boolean busy() {
         return writing || !queue.isEmpty() || System.nanoTime() - lastWriteEnd < QUIET_NANOS;
     }
 
     private CompletableFuture<List<Long>> enqueue(Write write) {
+        queuedRows.addAndGet(write.rows());
         try {
             if (!queue.offer(write, writeTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                queuedRows.addAndGet(-write.rows());
                 throw new UnavailableException("the MySQL write queue is full; retry later", null);
             }
         } catch (InterruptedException e) {
+            queuedRows.addAndGet(-write.rows());
             Thread.currentThread().interrupt();
             throw new UnavailableException("interrupted while queueing a MySQL write", e);
         }
@@ -159,6 +177,7 @@ final class JournalWriter implements Runnable {
                 drained.add(queue.take());
                 linger(drained);
                 queue.drainTo(drained, batch - drained.size());
+                taken(drained);
                 yieldInBurst(drained);
                 writing = true;
                 writeAll(drained);
@@ -175,8 +194,12 @@ final class JournalWriter implements Runnable {
         flushRemaining();
     }
 
+    private void taken(List<Write> drained) {
+        queuedRows.addAndGet(-drained.stream().mapToInt(Write::rows).sum());
+    }
+
     /**
-     * In a burst, when a full batch is waiting or more, waits while the writer it yields to is busy, so that the
+     * In a burst, when a full batch is waiting or more, waits while the writers it yields to are busy, so that the
      * writes callers wait for (pushes, finishes) have MySQL to themselves and the burst's background writes come
      * after it; they are then the same rows and statements, only later. It stops yielding once half its capacity is
      * queued (a full queue would hold up deliveries), once the batch's oldest write has been queued for maxYield (so
@@ -184,11 +207,11 @@ final class JournalWriter implements Runnable {
      * interrupt. Below a full batch, the steady state, it never waits.
      */
     private void yieldInBurst(List<Write> drained) {
-        if (yieldTo == null) {
+        if (yieldWhile == null) {
             return;
         }
         long until = drained.get(0).queuedAt() + maxYieldNanos;
-        while (drained.size() + queue.size() >= batch && queue.size() < capacity / 2 && yieldTo.busy()
+        while (drained.size() + queue.size() >= batch && queue.size() < capacity / 2 && yieldWhile.getAsBoolean()
                 && System.nanoTime() - until < 0 && flushesWaiting.get() == 0
                 && !Thread.currentThread().isInterrupted()) {
             LockSupport.parkNanos(YIELD_POLL_NANOS);
@@ -225,6 +248,7 @@ final class JournalWriter implements Runnable {
     private void flushRemaining() {
         List<Write> drained = new ArrayList<>();
         while (queue.drainTo(drained, batch) > 0) {
+            taken(drained);
             writeAll(drained);
             drained.clear();
         }

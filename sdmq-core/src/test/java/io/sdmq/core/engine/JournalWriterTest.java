@@ -234,7 +234,7 @@ class JournalWriterTest {
             JournalWriter durable = new JournalWriter(recordingInserts(new InMemoryMessageLog(), new ArrayList<>(),
                     holding, release), 1_000, 10, Duration.ofSeconds(5), Duration.ZERO, null, Duration.ZERO);
             background = new JournalWriter(recordingApplies(messageLog, applied), backgroundCapacity, 10,
-                    Duration.ofSeconds(5), Duration.ZERO, durable, maxYield);
+                    Duration.ofSeconds(5), Duration.ZERO, durable::busy, maxYield);
             writerThread = new Thread(durable, "durable-under-test");
             writerThread.start();
             held = callers.submit(() -> durable.insert(aMessage().build()));
@@ -292,8 +292,8 @@ class JournalWriterTest {
      * Names each write it passes on, with its sizes; holds the first until released, and fails writing together
      * when {@code failTogether}.
      */
-    private static MessageLog recordingCalls(MessageLog target, List<String> calls, CountDownLatch held,
-                                             CountDownLatch release, boolean failTogether) {
+    static MessageLog recordingCalls(MessageLog target, List<String> calls, CountDownLatch held,
+                                     CountDownLatch release, boolean failTogether) {
         return (MessageLog) Proxy.newProxyInstance(MessageLog.class.getClassLoader(), new Class<?>[] {MessageLog.class},
                 (self, method, args) -> {
                     switch (method.getName()) {

@@ -58,7 +58,8 @@ public record SdmqProperties(
     }
 
     /**
-     * @param capacity     pending MySQL writes before producers get 503 (back-pressure)
+     * @param capacity     pending MySQL writes per writer of pushes and terminal transitions before producers
+     *                     get 503 (back-pressure)
      * @param backgroundCapacity pending non-terminal transitions before deliveries wait for the background writer
      * @param batch        most writes folded into one transaction
      * @param writeTimeout how long a request waits for its commit before it answers 503
