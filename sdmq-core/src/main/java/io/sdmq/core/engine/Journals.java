@@ -34,13 +34,17 @@ final class Journals {
     private List<Thread> threads = List.of();
 
     Journals(MessageLog messageLog, EngineSettings settings) {
-        this.durable = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
-                settings.writeTimeout(), Duration.ZERO, null, Duration.ZERO);
-        this.burst = new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
-                settings.writeTimeout(), Duration.ZERO, null, Duration.ZERO);
+        this.durable = durableWriter(messageLog, settings);
+        this.burst = durableWriter(messageLog, settings);
         this.background = new JournalWriter(messageLog, settings.backgroundCapacity(), settings.journalBatch(),
                 settings.writeTimeout(), settings.journalLinger(), () -> durable.busy() || burst.busy(), MAX_YIELD);
         this.joinMs = settings.writeTimeout().toMillis();
+    }
+
+    /** A writer for what callers wait for: it writes at once, and yields to nothing. */
+    private static JournalWriter durableWriter(MessageLog messageLog, EngineSettings settings) {
+        return new JournalWriter(messageLog, settings.journalCapacity(), settings.journalBatch(),
+                settings.writeTimeout(), Duration.ZERO, null, Duration.ZERO);
     }
 
     /**

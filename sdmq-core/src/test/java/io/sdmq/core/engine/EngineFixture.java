@@ -27,11 +27,15 @@ final class EngineFixture implements AutoCloseable {
     EngineFixture(int buckets, int maxAttempts, List<Long> backoff, int maxWaitingPerTopic) {
         store = new InMemoryScheduleStore(buckets, backoff);
         PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, maxAttempts, backoff);
-        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000,
-                1_000, Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), maxWaitingPerTopic,
-                Duration.ofSeconds(1), RecoverySettings.defaults());
-        engine = new Engine(settings, store, messageLog, new InMemoryReadySignal(), ids::incrementAndGet, clock);
+        engine = new Engine(settings(rules, maxWaitingPerTopic), store, messageLog, new InMemoryReadySignal(), ids::incrementAndGet, clock);
         engine.startManual();
+    }
+
+    /** The engine settings of the engine tests: no linger, a 5 s write timeout, queues of 10 000. */
+    static EngineSettings settings(PushRules rules, int maxWaitingPerTopic) {
+        return new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000, 1_000,
+                Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), maxWaitingPerTopic,
+                Duration.ofSeconds(1), RecoverySettings.defaults());
     }
 
     long push(String topic, String bizKey, long delay) {

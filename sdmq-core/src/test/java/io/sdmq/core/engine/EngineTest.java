@@ -8,8 +8,6 @@ import io.sdmq.common.MessageStatus;
 import io.sdmq.common.PushRequest;
 import io.sdmq.common.PushRules;
 import io.sdmq.common.Transition;
-import io.sdmq.core.EngineSettings;
-import io.sdmq.core.RecoverySettings;
 import io.sdmq.core.SettableClock;
 import io.sdmq.core.spi.InMemoryMessageLog;
 import io.sdmq.core.spi.InMemoryReadySignal;
@@ -57,10 +55,7 @@ class EngineTest {
     private void startEngine(int buckets) {
         store = new InMemoryScheduleStore(buckets, BACKOFF);
         PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, BACKOFF);
-        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000,
-                1_000, Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000, Duration.ofSeconds(1),
-                RecoverySettings.defaults());
-        engine = new Engine(settings, store, messageLog, signal, ids::incrementAndGet, clock);
+        engine = new Engine(EngineFixture.settings(rules, 1_000), store, messageLog, signal, ids::incrementAndGet, clock);
         engine.startManual();
     }
 

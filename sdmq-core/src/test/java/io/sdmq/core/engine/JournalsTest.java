@@ -5,7 +5,6 @@ import io.sdmq.common.MessageStatus;
 import io.sdmq.common.PushRules;
 import io.sdmq.common.Transition;
 import io.sdmq.core.EngineSettings;
-import io.sdmq.core.RecoverySettings;
 import io.sdmq.core.spi.InMemoryMessageLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -98,9 +97,7 @@ class JournalsTest {
     }
 
     private static EngineSettings settings() {
-        PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, List.of(1_000L));
-        return new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000, 1_000,
-                Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000, Duration.ofSeconds(1),
-                RecoverySettings.defaults());
+        return EngineFixture.settings(new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3,
+                List.of(1_000L)), 1_000);
     }
 }
