@@ -1,11 +1,12 @@
--- Forgets a message wherever it is in the bucket. An id left in a ready list is skipped by pop. The id is kept
--- for a while in the gone zset, so a restore racing with this delete cannot bring the message back.
--- KEYS: meta hash, delay zset, reserved zset, gone zset.  ARGV: id, now, how long (ms) gone ids are kept.
+-- Forgets a message wherever it is in the bucket, the cold zset included. An id left in a ready list is skipped by
+-- pop. The id is kept for a while in the gone zset, so a restore racing with this delete cannot bring it back.
+-- KEYS: meta hash, delay zset, reserved zset, gone zset, cold zset.
+-- ARGV: id, now, how long (ms) gone ids are kept.
 -- Returns 'DELAY', 'RESERVED' or 'READY' (meta held but in neither zset), or nil when the bucket does not hold it.
-local meta, delay, reserved, gone = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local meta, delay, reserved, gone, cold = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id = ARGV[1]
 local status = false
-if redis.call('ZREM', delay, id) == 1 then
+if redis.call('ZREM', delay, id) == 1 or redis.call('ZREM', cold, id) == 1 then
   status = 'DELAY'
 elseif redis.call('ZREM', reserved, id) == 1 then
   status = 'RESERVED'

@@ -48,9 +48,10 @@ final class Report {
                     + "one connection: the fsync bound on any one writer |%n",
                     count(raw.path("commitsPerSecond").asDouble()), count(raw.path("commits").asDouble())));
             if (floor > 0) {
-                md.append(String.format(Locale.ROOT, "| Redis layout floor, bytes per message (not per second) | %s | "
-                        + "%s messages over 16 keys: a hash entry holding only the 200-byte body and a zset entry, "
-                        + "both keyed by a 19-digit id; MEMORY USAGE, the measure of W5 |%n", count(floor),
+                md.append(String.format(Locale.ROOT, "| Redis layout floor of a message kept whole, bytes per message "
+                        + "(not per second) | %s | %s messages over 16 keys: a hash entry holding only the 200-byte "
+                        + "body and a zset entry, both keyed by a 19-digit id; MEMORY USAGE, the measure of W5 |%n",
+                        count(floor),
                         count(raw.path("layoutFloorEntries").asDouble())));
             }
             md.append('\n');
@@ -244,10 +245,11 @@ final class Report {
                 double p99Ratio = p99 / w1.path("latenessP99Ms").asDouble();
                 checks.add(String.format(Locale.ROOT, "push %.2f× W1: %s", pushRatio, pushRatio >= 1 / 1.5 ? "yes" : "no"));
                 checks.add(String.format(Locale.ROOT, "p99 %.2f× W1: %s", p99Ratio, p99Ratio <= 1.5 ? "yes" : "no"));
-                checks.add(count(r.path("preloaded").asDouble()) + " preloaded, "
-                        + count(r.path("redisBytesPerPending").asDouble()) + " Redis bytes per pending message"
-                        + (floor > 0 ? String.format(Locale.ROOT, " (%.2f× the layout floor of %s)",
-                        r.path("redisBytesPerPending").asDouble() / floor, count(floor)) : ""));
+                double bytes = r.path("redisBytesPerPending").asDouble();
+                checks.add(count(r.path("preloaded").asDouble()) + " preloaded, " + count(bytes)
+                        + " Redis bytes per pending message, ≤ 400: " + (bytes <= 400 ? "yes" : "no")
+                        + (floor > 0 ? String.format(Locale.ROOT, " (%.2f× the layout floor of a message kept whole, "
+                        + "%s)", bytes / floor, count(floor)) : ""));
                 break;
             }
             default:

@@ -312,11 +312,11 @@ final class Workloads {
         return prefix + ":{b*";
     }
 
-    /** Messages scheduled in the server's buckets: the sum of the delay sets' sizes. */
+    /** Messages scheduled in the server's buckets: the sum of the delay and cold sets' sizes. */
     private long pending(Resp redis) throws IOException {
         long total = 0;
         for (String key : redis.keys(bucketKeyPattern())) {
-            if (key.endsWith(":delay")) {
+            if (key.endsWith(":delay") || key.endsWith(":cold")) {
                 total += (Long) redis.call("ZCARD", key);
             }
         }

@@ -12,6 +12,8 @@ import java.util.Objects;
  * @param host            this instance's name in the transition log
  * @param moveBatch       most messages one move-due step takes from a bucket
  * @param maxSleep        longest the scheduler and reaper sleep without looking at Redis (covers other instances)
+ * @param coldAfter       a message due further ahead than this is kept in Redis as its id alone, its body in MySQL
+ *                        only, until it is due within half of it (zero: every message is kept whole)
  * @param journalCapacity pending MySQL writes per durable writer before producers are turned away (back-pressure)
  * @param backgroundCapacity pending non-terminal transitions before the threads that make them wait for the
  *                        background writer; it lets a burst's transitions wait behind the writes callers wait for
@@ -27,10 +29,10 @@ import java.util.Objects;
  *                        notification)
  * @param recovery        restore, reconcile and retention settings
  */
-public record EngineSettings(PushRules pushRules, String host, int moveBatch, Duration maxSleep, int journalCapacity,
-                             int backgroundCapacity, int journalBatch, Duration writeTimeout, Duration journalLinger,
-                             int maxPopCount, Duration maxWait, int maxWaitingPerTopic, Duration readySweep,
-                             RecoverySettings recovery) {
+public record EngineSettings(PushRules pushRules, String host, int moveBatch, Duration maxSleep, Duration coldAfter,
+                             int journalCapacity, int backgroundCapacity, int journalBatch, Duration writeTimeout,
+                             Duration journalLinger, int maxPopCount, Duration maxWait, int maxWaitingPerTopic,
+                             Duration readySweep, RecoverySettings recovery) {
 
     public EngineSettings {
         Objects.requireNonNull(pushRules, "pushRules");
@@ -41,6 +43,9 @@ public record EngineSettings(PushRules pushRules, String host, int moveBatch, Du
             throw new IllegalArgumentException("engine batch sizes and capacities must be positive");
         }
         requirePositive("maxSleep", maxSleep);
+        if (coldAfter == null || coldAfter.isNegative()) {
+            throw new IllegalArgumentException("coldAfter must be zero or a positive duration");
+        }
         requirePositive("writeTimeout", writeTimeout);
         if (journalLinger == null || journalLinger.isNegative()) {
             throw new IllegalArgumentException("journalLinger must be zero or a positive duration");

@@ -1,5 +1,6 @@
 package io.sdmq.server;
 
+import io.sdmq.common.Buckets;
 import io.sdmq.server.RunningServer.Reply;
 import io.sdmq.testing.TestServices;
 import io.sdmq.testing.TestServices.TestDatabase;
@@ -7,6 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import tools.jackson.databind.JsonNode;
 
 import javax.sql.DataSource;
@@ -37,14 +39,17 @@ class EndToEndIT {
     private static TestDatabase db;
     private static DataSource dataSource;
     private static RunningServer server;
+    private static String keyPrefix;
 
     @BeforeAll
     static void startServer() {
         db = TestServices.freshDatabase();
         dataSource = db.dataSource();
-        // a blocking wait long enough that a test can tell which way a parked /get is answered
-        server = RunningServer.start(db, TestServices.redisUrl(), TestServices.freshKeyPrefix(),
-                Map.of("sdmq.consumer.blocking-wait", "1s"));
+        // a blocking wait long enough that a test can tell which way a parked /get is answered; a cold window of
+        // 2 s, so messages pushed more than 2 s ahead wait in MySQL and are warmed into Redis 1 s before they are due
+        keyPrefix = TestServices.freshKeyPrefix();
+        server = RunningServer.start(db, TestServices.redisUrl(), keyPrefix,
+                Map.of("sdmq.consumer.blocking-wait", "1s", "sdmq.scheduler.cold-after", "2s"));
     }
 
     @AfterAll
@@ -221,6 +226,25 @@ class EndToEndIT {
         assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(at);
         assertThat(got.get("id").asString()).isEqualTo(id);
         assertThat(got.get("dueTime").asLong()).isEqualTo(at);
+    }
+
+    @Test
+    void a_message_pushed_beyond_the_cold_window_waits_in_redis_as_its_id_alone_and_arrives_when_due() {
+        long due = System.currentTimeMillis() + 4_000;
+        String topic = "cold-" + ThreadLocalRandom.current().nextInt(1_000_000);
+        String id = server.post("/push", "{\"topic\":\"" + topic + "\",\"body\":\"far\",\"deliverAt\":" + due + "}")
+                .data().asString();
+        StringRedisTemplate redis = server.bean(StringRedisTemplate.class);
+        String bucket = keyPrefix + ":{b" + Buckets.of(Long.parseLong(id), 16) + "}";
+
+        assertThat(redis.opsForZSet().score(bucket + ":cold", id)).isEqualTo((double) due);
+        assertThat(redis.opsForHash().hasKey(bucket + ":meta", id)).isFalse();
+
+        JsonNode got = server.get("/get/" + topic + "?timeout=10000").data().get(0);
+        assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(due);
+        assertThat(got.get("id").asString()).isEqualTo(id);
+        assertThat(got.get("body").asString()).isEqualTo("far");
+        assertThat(redis.opsForZSet().score(bucket + ":cold", id)).isNull();
     }
 
     @Test

@@ -132,7 +132,7 @@ public final class Engine implements DelayQueue, AutoCloseable {
         workers.startManual();
     }
 
-    /** Runs the reconciler, the scheduler and the reaper once at the clock's time: for step-wise tests. */
+    /** Runs the reconciler, the warmer, the scheduler and the reaper once at the clock's time: for step-wise tests. */
     void runOnce() {
         workers.runOnce();
     }

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 
 /** What the engine's calls share: the ports, the clock, the writers, and the steps every call is made of. */
 final class Ops {
@@ -67,6 +68,16 @@ final class Ops {
     }
 
     /**
+     * Schedules a cold message now, from its MySQL row, for a call that needs it whole in Redis; false when it was not
+     * cold.
+     */
+    boolean warm(int bucket, long id) {
+        Optional<StoredMessage> row = messageLog.find(id);
+        return row.isPresent() && !row.get().status().isTerminal()
+                && store.warm(bucket, List.of(row.get().message())).get(0);
+    }
+
+    /**
      * Puts committed WAIT_PUT messages into their buckets, one script per bucket; a message Redis does not take
      * stays WAIT_PUT for the reconciler.
      */
@@ -78,7 +89,7 @@ final class Ops {
     private void schedule(int bucket, List<Message> messages) {
         try {
             workers.locks().shared(bucket, () -> {
-                store.push(bucket, messages);
+                store.push(bucket, messages, workers.coldFrom(clock.millis()));
                 for (Message message : messages) {
                     record(transition(message.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY));
                 }

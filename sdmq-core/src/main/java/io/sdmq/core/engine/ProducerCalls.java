@@ -86,13 +86,19 @@ final class ProducerCalls {
     /** Debounce: the pending holder of a business key takes the new body and due time, atomically in Redis. */
     private void replace(long id, Message update) {
         int bucket = ops.bucketOf(id);
-        Optional<MessageStatus> where = ops.store.reschedule(bucket, id, update.dueTime(), update.body());
+        Optional<MessageStatus> where = reschedule(bucket, id, update.dueTime(), update.body());
         if (where.isEmpty() || where.get() != MessageStatus.DELAY) {
             throw new MessageStateException(id, where.orElseGet(() -> ops.pending(id, "replace").status()), "replace");
         }
         ops.messageLog.replace(id, update.body(), update.dueTime(),
                 ops.transition(id, MessageStatus.DELAY, MessageStatus.DELAY).withNote("replaced by a push"));
         ops.workers.scheduled(bucket, update.dueTime());
+    }
+
+    /** The store's reschedule, once more after warming the message when it was cold (its meta was not in Redis). */
+    private Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body) {
+        Optional<MessageStatus> where = ops.store.reschedule(bucket, id, dueTime, body);
+        return where.isEmpty() && ops.warm(bucket, id) ? ops.store.reschedule(bucket, id, dueTime, body) : where;
     }
 
     void delete(long id) {
@@ -117,7 +123,7 @@ final class ProducerCalls {
     long reschedule(long id, Long delay, Long deliverAt) {
         long due = ops.settings.pushRules().dueTime(delay, deliverAt, ops.clock.millis());
         int bucket = ops.bucketOf(id);
-        Optional<MessageStatus> where = ops.store.reschedule(bucket, id, due, null);
+        Optional<MessageStatus> where = reschedule(bucket, id, due, null);
         if (where.isPresent() && where.get() == MessageStatus.DELAY) {
             ops.record(ops.transition(id, MessageStatus.DELAY, MessageStatus.DELAY).withDueTime(due)
                     .withNote("rescheduled"));

@@ -120,7 +120,7 @@ final class RestoreFromLog {
                 .map(rows::get)
                 .map(row -> new Restoring(row.message(), overdue(row, now) ? now : row.message().score()))
                 .toList();
-        List<Restored> results = store.restore(bucket, restoring);
+        List<Restored> results = store.restore(bucket, restoring, workers.coldFrom(now));
         long earliest = ScheduleStore.NONE;
         for (int j = 0; j < indexes.size(); j++) {
             outcomes[indexes.get(j)] = journal(rows.get(indexes.get(j)), results.get(j), bucket, now);

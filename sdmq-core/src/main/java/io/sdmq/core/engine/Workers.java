@@ -31,6 +31,8 @@ final class Workers {
     private final RestoreFromLog restorer;
     private final TimedLoop schedulerLoop;
     private final TimedLoop reaperLoop;
+    private final WarmColdMessages warmer;
+    private final TimedLoop warmerLoop;
     private final ReconcileWithLog reconciler;
     private final TimedLoop reconcileLoop;
     private final TimedLoop purgeLoop;
@@ -54,6 +56,12 @@ final class Workers {
         this.restorer = new RestoreFromLog(store, messageLog, this, clock, settings.recovery().restorePage());
         this.schedulerLoop = new TimedLoop("sdmq-scheduler", scheduler, clock, refreshMs);
         this.reaperLoop = new TimedLoop("sdmq-reaper", reaper, clock, refreshMs);
+        // a cold message is due a full lead after it was written at the earliest, so looking now and then is enough
+        long leadMs = settings.coldAfter().toMillis() / 2;
+        long warmerRefreshMs = Math.max(refreshMs, Math.min(leadMs / 10, 60_000));
+        this.warmer = new WarmColdMessages(store, messageLog, scheduler, leadMs, settings.moveBatch(),
+                warmerRefreshMs);
+        this.warmerLoop = new TimedLoop("sdmq-warmer", warmer, clock, warmerRefreshMs);
         RecoverySettings recovery = settings.recovery();
         this.reconciler = new ReconcileWithLog(messageLog, restorer, recovery);
         this.reconcileLoop = new TimedLoop("sdmq-reconciler", reconciler, clock,
@@ -82,6 +90,9 @@ final class Workers {
         startManual();
         schedulerLoop.start();
         reaperLoop.start();
+        if (!settings.coldAfter().isZero()) {
+            warmerLoop.start();
+        }
         reconcileLoop.start();
         if (purgeLoop != null) {
             purgeLoop.start();
@@ -104,6 +115,7 @@ final class Workers {
     void stop() {
         schedulerLoop.stop();
         reaperLoop.stop();
+        warmerLoop.stop();
         reconcileLoop.stop();
         if (purgeLoop != null) {
             purgeLoop.stop();
@@ -119,6 +131,11 @@ final class Workers {
         return schedulerLoop.healthy() && reaperLoop.healthy() && journals.alive();
     }
 
+    /** The score at and after which a message written to Redis now is kept cold, or {@link ScheduleStore#NONE}. */
+    long coldFrom(long now) {
+        return settings.coldAfter().isZero() ? ScheduleStore.NONE : now + settings.coldAfter().toMillis();
+    }
+
     void scheduled(int bucket, long score) {
         if (scheduler.scheduled(bucket, score)) {
             schedulerLoop.wake();
@@ -128,6 +145,7 @@ final class Workers {
     void runOnce() {
         long now = clock.millis();
         reconciler.runOnce(now);
+        warmer.runOnce(now);
         scheduler.runOnce(now);
         reaper.runOnce(now);
     }

@@ -49,6 +49,11 @@ interface MessageMapper {
     MessageRow findMessage(@Param("id") long id);
 
     @ResultMap("messageRow")
+    @Select({"<script>", SELECT_MESSAGE, "FROM sdmq_message WHERE id IN",
+            "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach>", "</script>"})
+    List<MessageRow> findMessages(@Param("ids") List<Long> ids);
+
+    @ResultMap("messageRow")
     @Select(SELECT_MESSAGE + """
             FROM sdmq_message
             WHERE status IN ('WAIT_PUT', 'DELAY', 'READY', 'RESERVED') AND id > #{afterId}

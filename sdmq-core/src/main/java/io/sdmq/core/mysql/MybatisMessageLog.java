@@ -102,6 +102,12 @@ public final class MybatisMessageLog implements MessageLog {
     }
 
     @Override
+    public List<StoredMessage> findAll(List<Long> ids) {
+        return ids.isEmpty() ? List.of()
+                : read("find " + ids.size() + " messages", mapper -> stored(mapper.findMessages(ids)));
+    }
+
+    @Override
     public Optional<Long> findIdByKey(String topic, String bizKey) {
         return read("find the message of a business key",
                 mapper -> Optional.ofNullable(mapper.findIdByKey(topic, bizKey)));

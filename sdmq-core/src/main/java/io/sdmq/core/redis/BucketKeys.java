@@ -20,6 +20,11 @@ record BucketKeys(String prefix, int bucket) {
         return base() + ":reserved";
     }
 
+    /** Ids of messages due beyond the hot window, by score: their bodies are in MySQL until they are warmed. */
+    String cold() {
+        return base() + ":cold";
+    }
+
     /** Ids finished, deleted or dead a moment ago, with when. */
     String gone() {
         return base() + ":gone";
@@ -41,6 +46,10 @@ record BucketKeys(String prefix, int bucket) {
 
     List<String> metaAndDelay() {
         return List.of(meta(), delay());
+    }
+
+    List<String> metaDelayCold() {
+        return List.of(meta(), delay(), cold());
     }
 
     private String base() {

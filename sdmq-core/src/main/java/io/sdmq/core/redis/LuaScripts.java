@@ -22,6 +22,7 @@ final class LuaScripts {
     static final RedisScript<List<Object>> NACK = load("nack", listType());
     static final RedisScript<String> TOUCH = load("touch", String.class);
     static final RedisScript<String> RESCHEDULE = load("reschedule", String.class);
+    static final RedisScript<List<Object>> WARM = load("warm", listType());
     static final RedisScript<List<Object>> RESTORE = load("restore", listType());
     static final RedisScript<List<Object>> REQUEUE_EXPIRED = load("requeue_expired", listType());
     static final RedisScript<Long> COMPARE_AND_PEXPIRE = load("compare_and_pexpire", Long.class);

@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,8 +22,9 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * The schedule in Redis: per bucket a meta hash, a delay zset, a reserved zset and one ready list per topic,
- * every change one Lua script on one bucket's keys (see {@code lua/*.lua} for each script's contract).
+ * The schedule in Redis: per bucket a meta hash, a delay zset, a reserved zset, one ready list per topic and a cold
+ * zset (the ids of messages due beyond the hot window, whose bodies wait in MySQL), every change one Lua script on
+ * one bucket's keys (see {@code lua/*.lua} for each script's contract).
  */
 public final class RedisScheduleStore implements ScheduleStore {
     private static final Logger log = LoggerFactory.getLogger(RedisScheduleStore.class);
@@ -60,13 +62,41 @@ public final class RedisScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public boolean push(int bucket, List<Message> messages) {
+    public boolean push(int bucket, List<Message> messages, long coldFrom) {
         if (messages.isEmpty()) {
             return false;
         }
-        Long head = redis.execute(LuaScripts.PUSH, keys(bucket).metaAndDelay(),
-                entries(messages.stream().map(m -> new Restoring(m, m.score())).toList()));
+        Long head = redis.execute(LuaScripts.PUSH, keys(bucket).metaDelayCold(),
+                entries(messages.stream().map(m -> new Restoring(m, m.score())).toList(), coldFrom));
         return Long.valueOf(1).equals(head);
+    }
+
+    @Override
+    public ColdIds coldUntil(int bucket, long until, int limit) {
+        Set<TypedTuple<String>> first = redis.opsForZSet().rangeWithScores(keys(bucket).cold(), 0,
+                positive(limit, "limit"));
+        List<Long> ids = new ArrayList<>();
+        long next = NONE;
+        for (TypedTuple<String> entry : first == null ? Set.<TypedTuple<String>>of() : first) {
+            long score = entry.getScore().longValue();
+            if (score > until || ids.size() == limit) {
+                next = score;
+                break;
+            }
+            ids.add(Long.parseLong(entry.getValue()));
+        }
+        return new ColdIds(List.copyOf(ids), next);
+    }
+
+    @Override
+    public List<Boolean> warm(int bucket, List<Message> messages) {
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        List<Object> outcomes = redis.execute(LuaScripts.WARM, keys(bucket).metaDelayCold(),
+                entries(messages.stream().map(m -> new Restoring(m, m.score())).toList(), NONE));
+        return onePerInput("warm", outcomes, messages.size()).stream().map(outcome -> Long.valueOf(1).equals(outcome))
+                .toList();
     }
 
     @Override
@@ -111,27 +141,30 @@ public final class RedisScheduleStore implements ScheduleStore {
     public Optional<MessageStatus> delete(int bucket, long id, long now) {
         BucketKeys keys = keys(bucket);
         String status = redis.execute(LuaScripts.DELETE, List.of(keys.meta(), keys.delay(), keys.reserved(),
-                keys.gone()), Long.toString(id), Long.toString(now), Long.toString(GONE_MS));
+                keys.gone(), keys.cold()), Long.toString(id), Long.toString(now), Long.toString(GONE_MS));
         return status == null || status.isEmpty() ? Optional.empty() : Optional.of(MessageStatus.valueOf(status));
     }
 
     @Override
-    public List<Restored> restore(int bucket, List<Restoring> messages) {
+    public List<Restored> restore(int bucket, List<Restoring> messages, long coldFrom) {
         if (messages.isEmpty()) {
             return List.of();
         }
         BucketKeys keys = keys(bucket);
-        List<Object> outcomes = redis.execute(LuaScripts.RESTORE, List.of(keys.meta(), keys.delay(), keys.gone()),
-                entries(messages));
+        List<Object> outcomes = redis.execute(LuaScripts.RESTORE, List.of(keys.meta(), keys.delay(), keys.gone(),
+                keys.cold()), entries(messages, coldFrom));
         return onePerInput("restore", outcomes, messages.size()).stream().map(RedisScheduleStore::restored).toList();
     }
 
-    /** The ARGV of push.lua and restore.lua: id, meta JSON and score, once per message. */
-    private Object[] entries(List<Restoring> messages) {
+    /**
+     * The ARGV of push.lua, warm.lua and restore.lua: id, meta JSON and score, once per message; the meta is empty
+     * for a cold one (score at or after {@code coldFrom}).
+     */
+    private Object[] entries(List<Restoring> messages, long coldFrom) {
         List<String> args = new ArrayList<>(messages.size() * 3);
         for (Restoring restoring : messages) {
             args.add(Long.toString(restoring.message().id()));
-            args.add(codec.encode(restoring.message()));
+            args.add(restoring.score() >= coldFrom ? "" : codec.encode(restoring.message()));
             args.add(Long.toString(restoring.score()));
         }
         return args.toArray();
@@ -185,13 +218,15 @@ public final class RedisScheduleStore implements ScheduleStore {
 
     @Override
     public boolean holds(int bucket, long id) {
-        return redis.opsForHash().hasKey(keys(bucket).meta(), Long.toString(id));
+        BucketKeys keys = keys(bucket);
+        return redis.opsForHash().hasKey(keys.meta(), Long.toString(id))
+                || redis.opsForZSet().score(keys.cold(), Long.toString(id)) != null;
     }
 
     @Override
     public boolean isEmpty(int bucket) {
         BucketKeys keys = keys(bucket);
-        return redis.countExistingKeys(List.of(keys.meta(), keys.delay(), keys.reserved())) == 0;
+        return redis.countExistingKeys(List.of(keys.meta(), keys.delay(), keys.reserved(), keys.cold())) == 0;
     }
 
     @Override

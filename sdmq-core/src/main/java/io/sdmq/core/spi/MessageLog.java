@@ -39,6 +39,9 @@ public interface MessageLog {
 
     Optional<StoredMessage> find(long id);
 
+    /** The messages of those ids that exist, in any order. */
+    List<StoredMessage> findAll(List<Long> ids);
+
     /** The message holding a {@code (topic, bizKey)}, if any. */
     Optional<Long> findIdByKey(String topic, String bizKey);
 

@@ -23,16 +23,36 @@ public interface ScheduleStore {
     String bucketName(int bucket);
 
     /**
-     * Adds messages to one bucket in one step, each unless it is there already (a replay changes nothing).
+     * Adds messages to one bucket in one step, each unless it is there already (a replay changes nothing). One with a
+     * score at or after {@code coldFrom} is cold: the bucket keeps only its id and score, and its body stays in MySQL
+     * until {@link #warm} brings it in.
      *
      * @return true when one of them is now the earliest of the bucket, so the timer must wake earlier
      */
-    boolean push(int bucket, List<Message> messages);
+    boolean push(int bucket, List<Message> messages, long coldFrom);
+
+    /** {@link #push(int, List, long)} with no message cold. */
+    default boolean push(int bucket, List<Message> messages) {
+        return push(bucket, messages, NONE);
+    }
 
     /** {@link #push(int, List)} of one message. */
     default boolean push(int bucket, Message message) {
         return push(bucket, List.of(message));
     }
+
+    /**
+     * Up to {@code limit} ids of the bucket's cold messages with a score &lt;= {@code until}, earliest first, and the
+     * earliest cold score left after them (or {@link #NONE}).
+     */
+    ColdIds coldUntil(int bucket, long until, int limit);
+
+    /**
+     * Brings cold messages into the schedule with their meta from MySQL: each one still cold is scheduled at its
+     * score, one that is not (deleted, or warmed already) is left alone. Answers, per message in order, whether it
+     * was cold.
+     */
+    List<Boolean> warm(int bucket, List<Message> messages);
 
     /** Moves up to {@code limit} messages with score &lt;= now to their topics' ready lists. */
     MoveResult moveDue(int bucket, long now, int limit);
@@ -66,9 +86,15 @@ public interface ScheduleStore {
 
     /**
      * Puts messages from MySQL back into one bucket's delay set in one step, each unless the bucket holds it or it
-     * finished, was deleted or died less than {@link #GONE_MS} ago. Answers each message's outcome, in order.
+     * finished, was deleted or died less than {@link #GONE_MS} ago; one with a score at or after {@code coldFrom}
+     * goes back cold (see {@link #push(int, List, long)}). Answers each message's outcome, in order.
      */
-    List<Restored> restore(int bucket, List<Restoring> messages);
+    List<Restored> restore(int bucket, List<Restoring> messages, long coldFrom);
+
+    /** {@link #restore(int, List, long)} with no message cold. */
+    default List<Restored> restore(int bucket, List<Restoring> messages) {
+        return restore(bucket, messages, NONE);
+    }
 
     /** {@link #restore(int, List)} of one message. */
     default Restored restore(int bucket, Message message, long score) {
@@ -90,7 +116,7 @@ public interface ScheduleStore {
      */
     Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body);
 
-    /** True when the bucket holds the message (pending, ready or reserved). */
+    /** True when the bucket holds the message (pending, cold, ready or reserved). */
     boolean holds(int bucket, long id);
 
     /** True when the bucket holds no message at all. */
@@ -109,6 +135,13 @@ public interface ScheduleStore {
     Set<String> readyTopics(int bucket);
 
     enum Restored { WRITTEN, PRESENT, GONE }
+
+    /**
+     * @param ids       cold ids due by the time asked for, earliest first
+     * @param nextScore the earliest cold score left after them, or {@link #NONE}
+     */
+    record ColdIds(List<Long> ids, long nextScore) {
+    }
 
     /** A nacked message: dead, or due again at its message's due time. */
     record Nacked(boolean dead, Message message) {

@@ -31,10 +31,13 @@ final class EngineFixture implements AutoCloseable {
         engine.startManual();
     }
 
+    /** The cold window of the engine tests, as the server's default: messages due later are kept cold. */
+    static final Duration COLD_AFTER = Duration.ofHours(1);
+
     /** The engine settings of the engine tests: no linger, a 5 s write timeout, queues of 10 000. */
     static EngineSettings settings(PushRules rules, int maxWaitingPerTopic) {
-        return new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000, 1_000,
-                Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), maxWaitingPerTopic,
+        return new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), COLD_AFTER, 10_000, 10_000,
+                1_000, Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), maxWaitingPerTopic,
                 Duration.ofSeconds(1), RecoverySettings.defaults());
     }
 

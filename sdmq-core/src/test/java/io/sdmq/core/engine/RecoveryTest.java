@@ -8,6 +8,7 @@ import io.sdmq.common.PushRequest;
 import io.sdmq.common.PushRules;
 import io.sdmq.common.Transition;
 import io.sdmq.common.UnavailableException;
+import io.sdmq.core.DelayQueue;
 import io.sdmq.core.EngineSettings;
 import io.sdmq.core.RecoverySettings;
 import io.sdmq.core.RestoreCounts;
@@ -30,6 +31,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.sdmq.common.MessageStatus.DELAY;
+import static io.sdmq.common.MessageStatus.DELETED;
 import static io.sdmq.common.MessageStatus.EXPIRED;
 import static io.sdmq.common.MessageStatus.FINISHED;
 import static io.sdmq.common.MessageStatus.READY;
@@ -37,11 +39,15 @@ import static io.sdmq.common.MessageStatus.RESERVED;
 import static io.sdmq.common.MessageStatus.WAIT_PUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /** Restore, reconciler and outages, driven step by step with a settable clock. */
 class RecoveryTest {
     private static final long T0 = 1_700_000_000_000L;
+    private static final long TWO_HOURS = Duration.ofHours(2).toMillis();
+    /** A cold message is warmed this long before it is due: half the cold window. */
+    private static final long LEAD = EngineFixture.COLD_AFTER.toMillis() / 2;
 
     private final SettableClock clock = new SettableClock(T0);
     private final InMemoryScheduleStore redis = new InMemoryScheduleStore(4, List.of(0L));
@@ -54,9 +60,9 @@ class RecoveryTest {
     @BeforeEach
     void startEngine() {
         PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, List.of(0L));
-        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), 10_000, 10_000,
-                1_000, Duration.ofSeconds(2), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000, Duration.ofSeconds(1),
-                RecoverySettings.defaults());
+        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1),
+                EngineFixture.COLD_AFTER, 10_000, 10_000, 1_000, Duration.ofSeconds(2), Duration.ZERO, 100,
+                Duration.ofSeconds(60), 1_000, Duration.ofSeconds(1), RecoverySettings.defaults());
         engine = new Engine(settings, redisOutage.wrap(ScheduleStore.class, redis),
                 mysqlOutage.wrap(MessageLog.class, mysql), new InMemoryReadySignal(), ids::incrementAndGet, clock);
         engine.startManual();
@@ -249,6 +255,100 @@ class RecoveryTest {
         assertThat(purge.runOnce(now)).as("the last one").isEqualTo(now + 60_000);
         assertThat(purge.runOnce(now)).as("nothing left").isEqualTo(now + 60_000);
         assertThat(mysql.purgeTerminal(now, 1)).isZero();
+    }
+
+    @Test
+    void a_message_due_beyond_the_cold_window_waits_in_mysql_and_is_delivered_on_time() {
+        long id = push(TWO_HOURS);
+        assertThat(coldIds()).containsExactly(id);
+
+        at(T0 + TWO_HOURS - LEAD - 1);
+        engine.runOnce();
+        assertThat(coldIds()).as("not yet within the lead").containsExactly(id);
+        at(T0 + TWO_HOURS - LEAD);
+        engine.runOnce();
+        assertThat(coldIds()).isEmpty();
+        assertThat(redis.holds(Buckets.of(id, redis.buckets()), id)).isTrue();
+        at(T0 + TWO_HOURS - 1);
+        engine.runOnce();
+        assertThat(popNow()).isEmpty();
+        at(T0 + TWO_HOURS);
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id, Message::body).containsExactly(tuple(id, "body"));
+    }
+
+    @Test
+    void a_cold_message_waits_out_a_mysql_outage_and_is_warmed_once_mysql_is_back() {
+        long id = push(TWO_HOURS);
+        at(T0 + TWO_HOURS - LEAD);
+        mysqlOutage.begin();
+
+        assertThatThrownBy(engine::runOnce).hasMessageContaining("MessageLog is down");
+        assertThat(coldIds()).containsExactly(id);
+
+        mysqlOutage.end();
+        at(T0 + TWO_HOURS);
+        engine.runOnce();
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id).containsExactly(id);
+    }
+
+    @Test
+    void a_cold_message_can_be_rescheduled_replaced_and_deleted() {
+        long rescheduled = push(TWO_HOURS);
+        PushRequest keyed = new PushRequest("order", "k-1", "first", TWO_HOURS, null, null, null, null, null);
+        long replaced = engine.push(keyed).id();
+        long deleted = push(TWO_HOURS);
+        assertThat(coldIds()).containsExactlyInAnyOrder(rescheduled, replaced, deleted);
+
+        engine.reschedule(rescheduled, 5_000L, null);
+        engine.push(new PushRequest("order", "k-1", "second", 3_000L, null, null, null, null, null),
+                DelayQueue.OnDuplicate.REPLACE);
+        engine.delete(deleted);
+
+        assertThat(coldIds()).isEmpty();
+        assertThat(mysql.find(deleted).orElseThrow().status()).isEqualTo(DELETED);
+        clock.advance(5_000);
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id, Message::body)
+                .containsExactlyInAnyOrder(tuple(replaced, "second"), tuple(rescheduled, "body"));
+        at(T0 + TWO_HOURS);
+        engine.runOnce();
+        assertThat(popNow()).isEmpty();
+    }
+
+    @Test
+    void restore_puts_a_message_due_beyond_the_cold_window_back_cold() {
+        long far = push(TWO_HOURS);
+        long near = push(10_000);
+        redis.loseEverything();
+
+        assertThat(engine.restore(true)).isEqualTo(new RestoreCounts(2, 2, 0, 0, 0));
+
+        assertThat(coldIds()).containsExactly(far);
+        at(T0 + 10_000);
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id).containsExactly(near);
+        engine.finish(near);
+        at(T0 + TWO_HOURS - LEAD);
+        engine.runOnce();
+        at(T0 + TWO_HOURS);
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id).containsExactly(far);
+    }
+
+    /** Moves the clock to {@code time}. */
+    private void at(long time) {
+        clock.advance(time - clock.millis());
+    }
+
+    /** The cold ids of every bucket. */
+    private List<Long> coldIds() {
+        List<Long> cold = new ArrayList<>();
+        for (int b = 0; b < redis.buckets(); b++) {
+            cold.addAll(redis.coldUntil(b, ScheduleStore.NONE - 1, 1_000).ids());
+        }
+        return cold;
     }
 
     private long push(long delay) {

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -69,6 +70,11 @@ public final class InMemoryMessageLog implements MessageLog {
     @Override
     public synchronized Optional<StoredMessage> find(long id) {
         return Optional.ofNullable(rows.get(id));
+    }
+
+    @Override
+    public synchronized List<StoredMessage> findAll(List<Long> ids) {
+        return ids.stream().map(rows::get).filter(Objects::nonNull).toList();
     }
 
     @Override

@@ -42,6 +42,8 @@ public final class InMemoryScheduleStore implements ScheduleStore {
         final Map<Long, Entry> reservedById = new HashMap<>();
         final Map<String, Deque<Long>> ready = new HashMap<>();
         final Map<Long, Long> gone = new HashMap<>();
+        final TreeSet<Entry> cold = new TreeSet<>(Entry.ORDER);
+        final Map<Long, Entry> coldById = new HashMap<>();
 
         void forget(long id, long now) {
             gone.put(id, now);
@@ -78,16 +80,47 @@ public final class InMemoryScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public synchronized boolean push(int bucket, List<Message> messages) {
+    public synchronized boolean push(int bucket, List<Message> messages, long coldFrom) {
         Bucket b = buckets[bucket];
         Set<Long> written = new HashSet<>();
         for (Message message : messages) {
-            if (b.meta.putIfAbsent(message.id(), message) == null) {
+            if (message.score() >= coldFrom) {
+                if (!b.meta.containsKey(message.id()) && !b.coldById.containsKey(message.id())) {
+                    b.add(b.cold, b.coldById, message.id(), message.score());
+                }
+            } else if (b.meta.putIfAbsent(message.id(), message) == null) {
                 b.add(b.delay, b.delayById, message.id(), message.score());
                 written.add(message.id());
             }
         }
         return !b.delay.isEmpty() && written.contains(b.delay.first().id());
+    }
+
+    @Override
+    public synchronized ColdIds coldUntil(int bucket, long until, int limit) {
+        Bucket b = buckets[bucket];
+        List<Long> ids = new ArrayList<>();
+        for (Entry entry : b.cold) {
+            if (entry.time() > until || ids.size() == limit) {
+                return new ColdIds(ids, entry.time());
+            }
+            ids.add(entry.id());
+        }
+        return new ColdIds(ids, NONE);
+    }
+
+    @Override
+    public synchronized List<Boolean> warm(int bucket, List<Message> messages) {
+        Bucket b = buckets[bucket];
+        List<Boolean> warmed = new ArrayList<>(messages.size());
+        for (Message message : messages) {
+            boolean cold = b.remove(b.cold, b.coldById, message.id());
+            if (cold && b.meta.putIfAbsent(message.id(), message) == null) {
+                b.add(b.delay, b.delayById, message.id(), message.score());
+            }
+            warmed.add(cold);
+        }
+        return warmed;
     }
 
     @Override
@@ -142,6 +175,10 @@ public final class InMemoryScheduleStore implements ScheduleStore {
     @Override
     public synchronized Optional<MessageStatus> delete(int bucket, long id, long now) {
         Bucket b = buckets[bucket];
+        if (b.remove(b.cold, b.coldById, id)) {
+            b.forget(id, now);
+            return Optional.of(MessageStatus.DELAY);
+        }
         if (b.meta.remove(id) == null) {
             return Optional.empty();
         }
@@ -180,15 +217,18 @@ public final class InMemoryScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public synchronized List<Restored> restore(int bucket, List<Restoring> messages) {
+    public synchronized List<Restored> restore(int bucket, List<Restoring> messages, long coldFrom) {
         Bucket b = buckets[bucket];
         List<Restored> outcomes = new ArrayList<>(messages.size());
         for (Restoring restoring : messages) {
             Message message = restoring.message();
-            if (b.meta.containsKey(message.id())) {
+            if (holds(bucket, message.id())) {
                 outcomes.add(Restored.PRESENT);
             } else if (b.gone.containsKey(message.id())) {
                 outcomes.add(Restored.GONE);
+            } else if (restoring.score() >= coldFrom) {
+                b.add(b.cold, b.coldById, message.id(), restoring.score());
+                outcomes.add(Restored.WRITTEN);
             } else {
                 b.meta.put(message.id(), message);
                 b.add(b.delay, b.delayById, message.id(), restoring.score());
@@ -248,13 +288,13 @@ public final class InMemoryScheduleStore implements ScheduleStore {
 
     @Override
     public synchronized boolean holds(int bucket, long id) {
-        return buckets[bucket].meta.containsKey(id);
+        return buckets[bucket].meta.containsKey(id) || buckets[bucket].coldById.containsKey(id);
     }
 
     @Override
     public synchronized boolean isEmpty(int bucket) {
         Bucket b = buckets[bucket];
-        return b.meta.isEmpty() && b.delay.isEmpty() && b.reserved.isEmpty();
+        return b.meta.isEmpty() && b.delay.isEmpty() && b.reserved.isEmpty() && b.cold.isEmpty();
     }
 
     @Override

@@ -62,6 +62,18 @@ public abstract class MessageLogContract {
     }
 
     @Test
+    void find_all_answers_the_messages_of_the_ids_that_exist() {
+        Message first = message("order", null);
+        Message second = message("order", "o-9");
+        log.insert(List.of(first, second));
+
+        assertThat(log.findAll(List.of(second.id(), ids.incrementAndGet(), first.id())))
+                .containsExactlyInAnyOrder(new StoredMessage(first, WAIT_PUT, T0),
+                        new StoredMessage(second, WAIT_PUT, T0));
+        assertThat(log.findAll(List.of())).isEmpty();
+    }
+
+    @Test
     void duplicate_biz_key_answers_the_existing_id_and_writes_nothing() {
         Message first = message("order", "o-1");
         log.insert(List.of(first));

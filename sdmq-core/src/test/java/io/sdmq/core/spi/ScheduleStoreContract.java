@@ -2,6 +2,7 @@ package io.sdmq.core.spi;
 
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageStatus;
+import io.sdmq.core.spi.ScheduleStore.ColdIds;
 import io.sdmq.core.spi.ScheduleStore.Moved;
 import io.sdmq.core.spi.ScheduleStore.MoveResult;
 import io.sdmq.core.spi.ScheduleStore.RequeueResult;
@@ -478,6 +479,86 @@ public abstract class ScheduleStoreContract {
         store.delete(B, later.id(), NOW + ScheduleStore.GONE_MS + 1);
 
         assertThat(store.restore(B, old, NOW)).isEqualTo(ScheduleStore.Restored.WRITTEN);
+    }
+
+    @Test
+    void a_message_pushed_at_or_after_cold_from_is_held_by_its_id_until_warmed() {
+        Message hot = aMessage().due(NOW + 1_000).build();
+        Message cold = aMessage().due(NOW + 5_000).body("kept in MySQL").build();
+
+        assertThat(store.push(B, List.of(hot, cold), NOW + 5_000)).isTrue();
+
+        assertThat(store.holds(B, cold.id())).isTrue();
+        assertThat(store.moveDue(B, NOW + 10_000, 10)).isEqualTo(
+                new MoveResult(List.of(new Moved(hot.id(), "order")), ScheduleStore.NONE));
+        assertThat(store.coldUntil(B, NOW + 4_999, 10)).isEqualTo(new ColdIds(List.of(), NOW + 5_000));
+        assertThat(store.coldUntil(B, NOW + 5_000, 10)).isEqualTo(new ColdIds(List.of(cold.id()),
+                ScheduleStore.NONE));
+        assertThat(store.warm(B, List.of(cold))).containsExactly(true);
+        assertThat(store.warm(B, List.of(cold))).containsExactly(false);
+        assertThat(store.coldUntil(B, NOW + 5_000, 10)).isEqualTo(new ColdIds(List.of(), ScheduleStore.NONE));
+        assertThat(store.moveDue(B, NOW + 4_999, 10)).isEqualTo(new MoveResult(List.of(), NOW + 5_000));
+        assertThat(store.moveDue(B, NOW + 5_000, 10).moved()).containsExactly(new Moved(cold.id(), "order"));
+        assertThat(store.pop(B, "order", 10, NOW + 5_000)).containsExactly(hot.withAttempts(1),
+                cold.withAttempts(1));
+        assertThat(store.warm(B, List.of())).isEmpty();
+    }
+
+    @Test
+    void cold_ids_come_earliest_first_up_to_the_limit() {
+        Message third = aMessage().due(NOW + 3_000).build();
+        Message first = aMessage().due(NOW + 1_000).build();
+        Message second = aMessage().due(NOW + 2_000).build();
+        store.push(B, List.of(third, first, second), NOW);
+
+        assertThat(store.coldUntil(B, NOW + 5_000, 2)).isEqualTo(new ColdIds(List.of(first.id(), second.id()),
+                NOW + 3_000));
+        assertThat(store.coldUntil(B, NOW + 2_500, 10)).isEqualTo(new ColdIds(List.of(first.id(), second.id()),
+                NOW + 3_000));
+        assertThat(store.coldUntil(B + 1, NOW + 5_000, 10)).isEqualTo(new ColdIds(List.of(), ScheduleStore.NONE));
+    }
+
+    @Test
+    void a_cold_message_replayed_or_warmed_is_not_made_cold_again() {
+        Message m = aMessage().due(NOW + 5_000).build();
+        store.push(B, List.of(m), NOW);
+        store.push(B, List.of(m), NOW);
+        assertThat(store.coldUntil(B, NOW + 5_000, 10).ids()).containsExactly(m.id());
+        store.warm(B, List.of(m));
+
+        store.push(B, List.of(m), NOW);
+
+        assertThat(store.coldUntil(B, NOW + 5_000, 10).ids()).isEmpty();
+        assertThat(store.moveDue(B, NOW + 5_000, 10).moved()).containsExactly(new Moved(m.id(), "order"));
+    }
+
+    @Test
+    void a_deleted_cold_message_is_neither_warmed_nor_restored() {
+        Message m = aMessage().due(NOW + 5_000).build();
+        store.push(B, List.of(m), NOW);
+
+        assertThat(store.delete(B, m.id(), NOW)).contains(MessageStatus.DELAY);
+
+        assertThat(store.holds(B, m.id())).isFalse();
+        assertThat(store.isEmpty(B)).isTrue();
+        assertThat(store.warm(B, List.of(m))).containsExactly(false);
+        assertThat(store.restore(B, m, m.score())).isEqualTo(ScheduleStore.Restored.GONE);
+        assertThat(store.moveDue(B, NOW + 5_000, 10).moved()).isEmpty();
+    }
+
+    @Test
+    void restore_puts_a_message_due_at_or_after_cold_from_back_cold() {
+        Message far = aMessage().due(NOW + 5_000).build();
+        Message near = aMessage().due(NOW + 1_000).build();
+
+        List<ScheduleStore.Restored> outcomes = store.restore(B, List.of(new ScheduleStore.Restoring(far, far.score()),
+                new ScheduleStore.Restoring(near, near.score())), NOW + 5_000);
+
+        assertThat(outcomes).containsExactly(ScheduleStore.Restored.WRITTEN, ScheduleStore.Restored.WRITTEN);
+        assertThat(store.coldUntil(B, NOW + 5_000, 10).ids()).containsExactly(far.id());
+        assertThat(store.isEmpty(B)).isFalse();
+        assertThat(store.restore(B, far, far.score())).isEqualTo(ScheduleStore.Restored.PRESENT);
+        assertThat(store.moveDue(B, NOW + 5_000, 10).moved()).containsExactly(new Moved(near.id(), "order"));
     }
 
     @Test

@@ -93,6 +93,7 @@ class EngineConfiguration {
         PushRules rules = new PushRules(p.maxDelay().toMillis(), (int) p.maxBodySize().toBytes(),
                 p.defaultTtr().toMillis(), p.retry().maxAttempts(), retryDelays(p));
         return new EngineSettings(rules, host, p.scheduler().moveBatch(), p.scheduler().maxSleep(),
+                p.scheduler().coldAfter(),
                 p.journal().capacity(), p.journal().backgroundCapacity(), p.journal().batch(),
                 p.journal().writeTimeout(), p.journal().linger(), p.consumer().maxCount(), p.consumer().maxWait(),
                 p.consumer().maxWaitingPerTopic(), p.consumer().readySweep(),

@@ -53,8 +53,11 @@ public record SdmqProperties(
     /**
      * @param moveBatch most messages one move step takes from a bucket
      * @param maxSleep  longest the scheduler and the reaper sleep without looking at Redis
+     * @param coldAfter a message due further ahead is kept in Redis as its id alone, its body only in MySQL, until it
+     *                  is due within half of this (0: every message whole in Redis)
      */
-    public record Scheduler(@DefaultValue("1000") int moveBatch, @DefaultValue("1s") Duration maxSleep) {
+    public record Scheduler(@DefaultValue("1000") int moveBatch, @DefaultValue("1s") Duration maxSleep,
+                            @DefaultValue("1h") Duration coldAfter) {
     }
 
     /**

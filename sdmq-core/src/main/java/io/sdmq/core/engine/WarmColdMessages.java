@@ -1,0 +1,78 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.StoredMessage;
+import io.sdmq.core.spi.MessageLog;
+import io.sdmq.core.spi.ScheduleStore;
+import io.sdmq.core.spi.ScheduleStore.ColdIds;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The warmer: reads the cold messages of each bucket from MySQL once they are due within {@code leadMs} and schedules
+ * them in Redis. The lead is half the cold window, so a MySQL outage shorter than that delays none of them. A cold
+ * id whose message MySQL no longer holds as pending is dropped from Redis.
+ */
+final class WarmColdMessages implements TimedLoop.Step {
+    private static final Logger log = LoggerFactory.getLogger(WarmColdMessages.class);
+
+    private final ScheduleStore store;
+    private final MessageLog messageLog;
+    private final MoveDueMessages scheduler;
+    private final long leadMs;
+    private final int batch;
+    private final BucketTimes warmAt;
+
+    WarmColdMessages(ScheduleStore store, MessageLog messageLog, MoveDueMessages scheduler, long leadMs, int batch,
+                     long refreshMs) {
+        this.store = store;
+        this.messageLog = messageLog;
+        this.scheduler = scheduler;
+        this.leadMs = leadMs;
+        this.batch = batch;
+        this.warmAt = new BucketTimes(store.buckets(), refreshMs);
+    }
+
+    @Override
+    public long runOnce(long now) {
+        return warmAt.visitDue(now, bucket -> warmBucket(bucket, now));
+    }
+
+    private void warmBucket(int bucket, long now) {
+        ColdIds cold;
+        do {
+            warmAt.clear(bucket);
+            cold = store.coldUntil(bucket, now + leadMs, batch);
+            warm(bucket, cold.ids(), now);
+            warmAt.lower(bucket, cold.nextScore() == ScheduleStore.NONE ? ScheduleStore.NONE
+                    : cold.nextScore() - leadMs);
+        } while (cold.ids().size() >= batch);
+    }
+
+    private void warm(int bucket, List<Long> ids, long now) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        Map<Long, StoredMessage> rows = messageLog.findAll(ids).stream()
+                .collect(Collectors.toMap(row -> row.message().id(), Function.identity()));
+        List<Message> pending = new ArrayList<>(ids.size());
+        for (long id : ids) {
+            StoredMessage row = rows.get(id);
+            if (row == null || row.status().isTerminal()) {
+                log.warn("cold message {} is {} in MySQL; dropped from Redis", id,
+                        row == null ? "missing" : row.status());
+                store.delete(bucket, id, now);
+            } else {
+                pending.add(row.message());
+            }
+        }
+        store.warm(bucket, pending);
+        pending.stream().mapToLong(Message::score).min().ifPresent(score -> scheduler.scheduled(bucket, score));
+    }
+}
