@@ -21,21 +21,21 @@ import java.util.stream.Collectors;
  */
 final class WarmColdMessages implements TimedLoop.Step {
     private static final Logger log = LoggerFactory.getLogger(WarmColdMessages.class);
+    /** Ids read from MySQL at a time: MariaDB runs an IN list of 1 000 or more as a join, which may scan. */
+    private static final int PAGE = 500;
 
     private final ScheduleStore store;
     private final MessageLog messageLog;
     private final MoveDueMessages scheduler;
     private final long leadMs;
-    private final int batch;
     private final BucketTimes warmAt;
 
-    WarmColdMessages(ScheduleStore store, MessageLog messageLog, MoveDueMessages scheduler, long leadMs, int batch,
+    WarmColdMessages(ScheduleStore store, MessageLog messageLog, MoveDueMessages scheduler, long leadMs,
                      long refreshMs) {
         this.store = store;
         this.messageLog = messageLog;
         this.scheduler = scheduler;
         this.leadMs = leadMs;
-        this.batch = batch;
         this.warmAt = new BucketTimes(store.buckets(), refreshMs);
     }
 
@@ -48,11 +48,11 @@ final class WarmColdMessages implements TimedLoop.Step {
         ColdIds cold;
         do {
             warmAt.clear(bucket);
-            cold = store.coldUntil(bucket, now + leadMs, batch);
+            cold = store.coldUntil(bucket, now + leadMs, PAGE);
             warm(bucket, cold.ids(), now);
             warmAt.lower(bucket, cold.nextScore() == ScheduleStore.NONE ? ScheduleStore.NONE
                     : cold.nextScore() - leadMs);
-        } while (cold.ids().size() >= batch);
+        } while (cold.ids().size() >= PAGE);
     }
 
     private void warm(int bucket, List<Long> ids, long now) {

@@ -56,11 +56,11 @@ final class Workers {
         this.restorer = new RestoreFromLog(store, messageLog, this, clock, settings.recovery().restorePage());
         this.schedulerLoop = new TimedLoop("sdmq-scheduler", scheduler, clock, refreshMs);
         this.reaperLoop = new TimedLoop("sdmq-reaper", reaper, clock, refreshMs);
-        // a cold message is due a full lead after it was written at the earliest, so looking now and then is enough
-        long leadMs = settings.coldAfter().toMillis() / 2;
+        // a cold message is due a full lead after it was written at the earliest, so looking now and then is enough;
+        // with no cold window, what a former one left cold is warmed at once
+        long leadMs = settings.coldAfter().isZero() ? Long.MAX_VALUE / 2 : settings.coldAfter().toMillis() / 2;
         long warmerRefreshMs = Math.max(refreshMs, Math.min(leadMs / 10, 60_000));
-        this.warmer = new WarmColdMessages(store, messageLog, scheduler, leadMs, settings.moveBatch(),
-                warmerRefreshMs);
+        this.warmer = new WarmColdMessages(store, messageLog, scheduler, leadMs, warmerRefreshMs);
         this.warmerLoop = new TimedLoop("sdmq-warmer", warmer, clock, warmerRefreshMs);
         RecoverySettings recovery = settings.recovery();
         this.reconciler = new ReconcileWithLog(messageLog, restorer, recovery);
@@ -90,9 +90,7 @@ final class Workers {
         startManual();
         schedulerLoop.start();
         reaperLoop.start();
-        if (!settings.coldAfter().isZero()) {
-            warmerLoop.start();
-        }
+        warmerLoop.start();
         reconcileLoop.start();
         if (purgeLoop != null) {
             purgeLoop.start();

@@ -59,10 +59,14 @@ class RecoveryTest {
 
     @BeforeEach
     void startEngine() {
+        startEngine(EngineFixture.COLD_AFTER);
+    }
+
+    private void startEngine(Duration coldAfter) {
         PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, List.of(0L));
-        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1),
-                EngineFixture.COLD_AFTER, 10_000, 10_000, 1_000, Duration.ofSeconds(2), Duration.ZERO, 100,
-                Duration.ofSeconds(60), 1_000, Duration.ofSeconds(1), RecoverySettings.defaults());
+        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), coldAfter,
+                10_000, 10_000, 1_000, Duration.ofSeconds(2), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000,
+                Duration.ofSeconds(1), RecoverySettings.defaults());
         engine = new Engine(settings, redisOutage.wrap(ScheduleStore.class, redis),
                 mysqlOutage.wrap(MessageLog.class, mysql), new InMemoryReadySignal(), ids::incrementAndGet, clock);
         engine.startManual();
@@ -335,6 +339,22 @@ class RecoveryTest {
         at(T0 + TWO_HOURS);
         engine.runOnce();
         assertThat(popNow()).extracting(Message::id).containsExactly(far);
+    }
+
+    @Test
+    void with_the_cold_window_turned_off_the_messages_a_former_one_left_cold_are_warmed_at_once() {
+        long id = push(TWO_HOURS);
+        engine.close();
+        startEngine(Duration.ZERO);
+
+        engine.runOnce();
+
+        assertThat(coldIds()).isEmpty();
+        assertThat(push(TWO_HOURS)).isPositive();
+        assertThat(coldIds()).isEmpty();
+        at(T0 + TWO_HOURS);
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id).contains(id).hasSize(2);
     }
 
     /** Moves the clock to {@code time}. */

@@ -533,6 +533,20 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
+    void warming_a_message_held_whole_already_only_drops_its_cold_id() {
+        Message m = aMessage().due(NOW + 5_000).build();
+        store.push(B, List.of(m), NOW);
+        store.push(B, m);
+        store.moveDue(B, NOW + 5_000, 10);
+
+        assertThat(store.warm(B, List.of(m))).containsExactly(true);
+
+        assertThat(store.coldUntil(B, NOW + 5_000, 10).ids()).isEmpty();
+        assertThat(store.moveDue(B, NOW + 5_000, 10).moved()).isEmpty();
+        assertThat(store.pop(B, "order", 10, NOW + 5_000)).containsExactly(m.withAttempts(1));
+    }
+
+    @Test
     void a_deleted_cold_message_is_neither_warmed_nor_restored() {
         Message m = aMessage().due(NOW + 5_000).build();
         store.push(B, List.of(m), NOW);
