@@ -33,9 +33,11 @@ class ServerKilledIT {
     private static final int PUSHES_PER_SERVER = 250;
     /** A bound on push attempts, counting those that fail while no server answers. */
     private static final int MAX_PUSHES = 20_000;
+    /** Quick recovery; and a cold window of 1 s, so the messages due in more than that wait cold, through the kill. */
     private static final Map<String, String> RECOVERY = Map.of(
             "sdmq.recovery.reconcile-interval", "1s",
-            "sdmq.recovery.grace", "2s");
+            "sdmq.recovery.grace", "2s",
+            "sdmq.scheduler.cold-after", "1s");
 
     @Test
     void every_acknowledged_push_is_delivered_after_a_kill_9_and_nothing_finished_comes_back() throws Exception {

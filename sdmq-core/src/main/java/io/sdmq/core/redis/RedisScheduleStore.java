@@ -67,7 +67,7 @@ public final class RedisScheduleStore implements ScheduleStore {
             return false;
         }
         Long head = redis.execute(LuaScripts.PUSH, keys(bucket).metaDelayCold(),
-                entries(messages.stream().map(m -> new Restoring(m, m.score())).toList(), coldFrom));
+                entries(atOwnScore(messages), coldFrom));
         return Long.valueOf(1).equals(head);
     }
 
@@ -94,7 +94,7 @@ public final class RedisScheduleStore implements ScheduleStore {
             return List.of();
         }
         List<Object> outcomes = redis.execute(LuaScripts.WARM, keys(bucket).metaDelayCold(),
-                entries(messages.stream().map(m -> new Restoring(m, m.score())).toList(), NONE));
+                entries(atOwnScore(messages), NONE));
         return onePerInput("warm", outcomes, messages.size()).stream().map(outcome -> Long.valueOf(1).equals(outcome))
                 .toList();
     }
@@ -168,6 +168,10 @@ public final class RedisScheduleStore implements ScheduleStore {
             args.add(Long.toString(restoring.score()));
         }
         return args.toArray();
+    }
+
+    private static List<Restoring> atOwnScore(List<Message> messages) {
+        return messages.stream().map(m -> new Restoring(m, m.score())).toList();
     }
 
     /** A batch script's reply: one outcome per input, in order, or a bug. */
