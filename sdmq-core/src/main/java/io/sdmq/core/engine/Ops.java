@@ -67,14 +67,12 @@ final class Ops {
         return stored;
     }
 
-    /**
-     * Schedules a cold message now, from its MySQL row, for a call that needs it whole in Redis; false when it was not
-     * cold.
-     */
-    boolean warm(int bucket, long id) {
+    /** Schedules a cold message now, from its MySQL row, for a call that needs it whole in Redis. */
+    void warm(int bucket, long id) {
         Optional<StoredMessage> row = messageLog.find(id);
-        return row.isPresent() && !row.get().status().isTerminal()
-                && store.warm(bucket, List.of(row.get().message())).get(0);
+        if (row.isPresent() && !row.get().status().isTerminal()) {
+            store.warm(bucket, List.of(row.get().message()));
+        }
     }
 
     /**

@@ -95,10 +95,17 @@ final class ProducerCalls {
         ops.workers.scheduled(bucket, update.dueTime());
     }
 
-    /** The store's reschedule, once more after warming the message when it was cold (its meta was not in Redis). */
+    /**
+     * The store's reschedule, and once more when Redis lacked the message's meta: it may have been cold, and then it
+     * is warm now, by this call or by the warmer in between.
+     */
     private Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body) {
         Optional<MessageStatus> where = ops.store.reschedule(bucket, id, dueTime, body);
-        return where.isEmpty() && ops.warm(bucket, id) ? ops.store.reschedule(bucket, id, dueTime, body) : where;
+        if (where.isPresent()) {
+            return where;
+        }
+        ops.warm(bucket, id);
+        return ops.store.reschedule(bucket, id, dueTime, body);
     }
 
     void delete(long id) {

@@ -24,10 +24,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.sdmq.common.MessageStatus.DELAY;
@@ -63,12 +65,15 @@ class RecoveryTest {
     }
 
     private void startEngine(Duration coldAfter) {
+        startEngine(coldAfter, redisOutage.wrap(ScheduleStore.class, redis));
+    }
+
+    private void startEngine(Duration coldAfter, ScheduleStore store) {
         PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, List.of(0L));
         EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), coldAfter,
                 10_000, 10_000, 1_000, Duration.ofSeconds(2), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000,
                 Duration.ofSeconds(1), RecoverySettings.defaults());
-        engine = new Engine(settings, redisOutage.wrap(ScheduleStore.class, redis),
-                mysqlOutage.wrap(MessageLog.class, mysql), new InMemoryReadySignal(), ids::incrementAndGet, clock);
+        engine = new Engine(settings, store, mysqlOutage.wrap(MessageLog.class, mysql), new InMemoryReadySignal(), ids::incrementAndGet, clock);
         engine.startManual();
     }
 
@@ -319,6 +324,28 @@ class RecoveryTest {
         at(T0 + TWO_HOURS);
         engine.runOnce();
         assertThat(popNow()).isEmpty();
+    }
+
+    @Test
+    void a_reschedule_that_the_warmer_overtakes_still_reschedules() {
+        engine.close();
+        // the warmer brings the message in right after the reschedule found it cold, before the reschedule warms it
+        ScheduleStore overtaken = (ScheduleStore) Proxy.newProxyInstance(ScheduleStore.class.getClassLoader(),
+                new Class<?>[] {ScheduleStore.class}, (self, method, args) -> {
+                    Object result = method.invoke(redis, args);
+                    if (method.getName().equals("reschedule") && ((Optional<?>) result).isEmpty()) {
+                        redis.warm((int) args[0], List.of(mysql.find((long) args[1]).orElseThrow().message()));
+                    }
+                    return result;
+                });
+        startEngine(EngineFixture.COLD_AFTER, overtaken);
+        long id = push(TWO_HOURS);
+
+        assertThat(engine.reschedule(id, 5_000L, null)).isEqualTo(T0 + 5_000);
+
+        at(T0 + 5_000);
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id).containsExactly(id);
     }
 
     @Test
