@@ -44,10 +44,15 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
         store.pop(3, "order", 1, NOW);
         store.push(3, aMessage().topic("order").due(NOW).build());
         store.moveDue(3, NOW, 10);
+        Message far = aMessage().topic("order").due(NOW + 60_000).build();
+        store.push(3, List.of(far), NOW + 60_000);
 
         assertThat(store.bucketName(3)).isEqualTo(prefix + ":{b3}:delay");
         assertThat(redis.keys(prefix + ":*")).containsExactlyInAnyOrder(prefix + ":{b3}:meta",
-                prefix + ":{b3}:delay", prefix + ":{b3}:reserved", prefix + ":{b3}:ready:order");
+                prefix + ":{b3}:delay", prefix + ":{b3}:reserved", prefix + ":{b3}:ready:order",
+                prefix + ":{b3}:cold");
+        assertThat(redis.opsForZSet().score(prefix + ":{b3}:cold", Long.toString(far.id())))
+                .isEqualTo((double) (NOW + 60_000));
         assertThat(redis.opsForZSet().score(prefix + ":{b3}:reserved", Long.toString(m.id())))
                 .isEqualTo((double) (NOW + 1_000));
         assertThat(redis.opsForZSet().score(prefix + ":{b3}:delay", Long.toString(later.id())))
