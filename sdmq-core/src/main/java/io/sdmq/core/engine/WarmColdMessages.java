@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
 /**
  * The warmer: reads the cold messages of each bucket from MySQL once they are due within {@code leadMs} and schedules
  * them in Redis. The lead is half the cold window, so a MySQL outage shorter than that delays none of them. A cold
- * id whose message MySQL no longer holds as pending is dropped from Redis.
+ * id whose message MySQL no longer holds as pending is dropped from Redis. A bucket that fails is tried again on the
+ * next pass, after the loop's pause.
  */
 final class WarmColdMessages implements TimedLoop.Step {
     private static final Logger log = LoggerFactory.getLogger(WarmColdMessages.class);
@@ -39,9 +40,24 @@ final class WarmColdMessages implements TimedLoop.Step {
         this.warmAt = new BucketTimes(store.buckets(), refreshMs);
     }
 
+    /** Warms every bucket due; one that fails does not hold up the others, and the first failure is thrown after. */
     @Override
     public long runOnce(long now) {
-        return warmAt.visitDue(now, bucket -> warmBucket(bucket, now));
+        RuntimeException[] failure = new RuntimeException[1];
+        long next = warmAt.visitDue(now, bucket -> {
+            try {
+                warmBucket(bucket, now);
+            } catch (RuntimeException e) {
+                warmAt.lower(bucket, now);
+                if (failure[0] == null) {
+                    failure[0] = e;
+                }
+            }
+        });
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        return next;
     }
 
     private void warmBucket(int bucket, long now) {

@@ -349,6 +349,29 @@ class RecoveryTest {
     }
 
     @Test
+    void a_bucket_the_warmer_cannot_warm_holds_up_no_other() {
+        engine.close();
+        List<Long> pushed = new ArrayList<>();
+        ScheduleStore failingBucketZero = (ScheduleStore) Proxy.newProxyInstance(ScheduleStore.class.getClassLoader(),
+                new Class<?>[] {ScheduleStore.class}, (self, method, args) -> {
+                    if (method.getName().equals("warm") && (int) args[0] == 0) {
+                        throw new IllegalStateException("bucket 0 cannot be warmed (test)");
+                    }
+                    return method.invoke(redis, args);
+                });
+        startEngine(EngineFixture.COLD_AFTER, failingBucketZero);
+        while (pushed.stream().map(id -> Buckets.of(id, redis.buckets())).distinct().count() < redis.buckets()) {
+            pushed.add(push(TWO_HOURS));
+        }
+        List<Long> inBucketZero = pushed.stream().filter(id -> Buckets.of(id, redis.buckets()) == 0).toList();
+        at(T0 + TWO_HOURS - LEAD);
+
+        assertThatThrownBy(engine::runOnce).hasMessageContaining("bucket 0 cannot be warmed");
+
+        assertThat(coldIds()).containsExactlyInAnyOrderElementsOf(inBucketZero);
+    }
+
+    @Test
     void restore_puts_a_message_due_beyond_the_cold_window_back_cold() {
         long far = push(TWO_HOURS);
         long near = push(10_000);
