@@ -218,8 +218,7 @@ class EndToEndIT {
     void a_message_with_deliver_at_is_delivered_then() {
         long at = System.currentTimeMillis() + 700;
         String topic = "at-" + ThreadLocalRandom.current().nextInt(1_000_000);
-        String id = server.post("/push", "{\"topic\":\"" + topic + "\",\"body\":\"x\",\"deliverAt\":" + at + "}")
-                .data().asString();
+        String id = pushOkAt(topic, at, "x");
 
         JsonNode got = server.get("/get/" + topic + "?timeout=5000").data().get(0);
 
@@ -232,8 +231,7 @@ class EndToEndIT {
     void a_message_pushed_beyond_the_cold_window_waits_in_redis_as_its_id_alone_and_arrives_when_due() {
         long due = System.currentTimeMillis() + 4_000;
         String topic = "cold-" + ThreadLocalRandom.current().nextInt(1_000_000);
-        String id = server.post("/push", "{\"topic\":\"" + topic + "\",\"body\":\"far\",\"deliverAt\":" + due + "}")
-                .data().asString();
+        String id = pushOkAt(topic, due, "far");
         StringRedisTemplate redis = server.bean(StringRedisTemplate.class);
         String bucket = keyPrefix + ":{b" + Buckets.of(Long.parseLong(id), 16) + "}";
 
@@ -277,8 +275,16 @@ class EndToEndIT {
     }
 
     private static String pushOk(String topic, long delay, String body) {
-        Reply reply = server.post("/push", "{\"topic\":\"" + topic + "\",\"delay\":" + delay + ",\"body\":"
-                + JsonQuote.of(body) + "}");
+        return pushOk("{\"topic\":\"" + topic + "\",\"delay\":" + delay + ",\"body\":" + JsonQuote.of(body) + "}");
+    }
+
+    private static String pushOkAt(String topic, long deliverAt, String body) {
+        return pushOk("{\"topic\":\"" + topic + "\",\"deliverAt\":" + deliverAt + ",\"body\":" + JsonQuote.of(body)
+                + "}");
+    }
+
+    private static String pushOk(String json) {
+        Reply reply = server.post("/push", json);
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         return reply.data().asString();
     }
