@@ -29,18 +29,31 @@ final class BucketTimes {
         times.set(bucket, ScheduleStore.NONE);
     }
 
-    /** Runs {@code visit} on each bucket due at {@code now}; answers when the next one is due. */
+    /**
+     * Runs {@code visit} on each bucket due at {@code now}; answers when the next one is due. A bucket whose visit
+     * fails is due again at once and holds up no other (with Redis Cluster its keys may live on another node); the
+     * first failure is thrown once every bucket has been visited, so the loop pauses before it retries.
+     */
     long visitDue(long now, IntConsumer visit) {
         boolean refresh = now - lastRefresh >= refreshMs;
         if (refresh) {
             lastRefresh = now;
         }
         long next = lastRefresh + refreshMs;
+        RuntimeException failure = null;
         for (int b = 0; b < times.length(); b++) {
             if (refresh || times.get(b) <= now) {
-                visit.accept(b);
+                try {
+                    visit.accept(b);
+                } catch (RuntimeException e) {
+                    lower(b, now);
+                    failure = failure == null ? e : failure;
+                }
             }
             next = Math.min(next, times.get(b));
+        }
+        if (failure != null) {
+            throw failure;
         }
         return next;
     }

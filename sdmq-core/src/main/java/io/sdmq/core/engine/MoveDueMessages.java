@@ -23,6 +23,12 @@ final class MoveDueMessages implements TimedLoop.Step {
         void ready(int bucket, Set<String> topics);
     }
 
+    /** Told that a message of a bucket is due at a score: wakes the scheduler if that is before it would look. */
+    @FunctionalInterface
+    interface Scheduled {
+        void scheduled(int bucket, long score);
+    }
+
     private final ScheduleStore store;
     private final JournalWriter journal;
     private final ReadyListener listener;

@@ -9,20 +9,22 @@ import io.sdmq.core.spi.ScheduleStore.Requeued;
 
 /**
  * The reaper: reservations past their time-to-run go back to the delay set after their backoff, or out as
- * dead once their attempts are exhausted. Sleeps until the earliest deadline it knows of.
+ * dead once their attempts are exhausted. Sleeps until the earliest deadline it knows of. Each requeued message
+ * goes to {@code scheduled}, which wakes the scheduler if it is due before the scheduler would look.
  */
 final class RequeueExpiredReservations implements TimedLoop.Step {
     private final ScheduleStore store;
     private final JournalWriter journal;
-    private final MoveDueMessages scheduler;
+    private final MoveDueMessages.Scheduled scheduled;
     private final int batch;
     private final BucketTimes deadlines;
 
-    RequeueExpiredReservations(ScheduleStore store, JournalWriter journal, MoveDueMessages scheduler, int batch,
+    RequeueExpiredReservations(ScheduleStore store, JournalWriter journal, MoveDueMessages.Scheduled scheduled,
+                               int batch,
                                long refreshMs) {
         this.store = store;
         this.journal = journal;
-        this.scheduler = scheduler;
+        this.scheduled = scheduled;
         this.batch = batch;
         this.deadlines = new BucketTimes(store.buckets(), refreshMs);
     }
@@ -47,7 +49,7 @@ final class RequeueExpiredReservations implements TimedLoop.Step {
             for (Requeued r : result.requeued()) {
                 journal.record(Transition.of(r.id(), MessageStatus.RESERVED, MessageStatus.DELAY, now, bucketName)
                         .withAttempts(r.attempts()).withDueTime(r.dueTime()).withNote("ttr expired"));
-                scheduler.scheduled(bucket, r.dueTime());
+                scheduled.scheduled(bucket, r.dueTime());
             }
             for (Message dead : result.dead()) {
                 journal.record(Transition.of(dead.id(), MessageStatus.RESERVED, MessageStatus.DEAD, now, bucketName)

@@ -17,8 +17,8 @@ import java.util.stream.Collectors;
 /**
  * The warmer: reads the cold messages of each bucket from MySQL once they are due within {@code leadMs} and schedules
  * them in Redis. The lead is half the cold window, so a MySQL outage shorter than that delays none of them. A cold
- * id whose message MySQL no longer holds as pending is dropped from Redis. A bucket that fails is tried again on the
- * next pass, after the loop's pause.
+ * id whose message MySQL no longer holds as pending is dropped from Redis. The earliest score warmed goes to
+ * {@code scheduled}, which wakes the scheduler if that is before it would look.
  */
 final class WarmColdMessages implements TimedLoop.Step {
     private static final Logger log = LoggerFactory.getLogger(WarmColdMessages.class);
@@ -27,37 +27,22 @@ final class WarmColdMessages implements TimedLoop.Step {
 
     private final ScheduleStore store;
     private final MessageLog messageLog;
-    private final MoveDueMessages scheduler;
+    private final MoveDueMessages.Scheduled scheduled;
     private final long leadMs;
     private final BucketTimes warmAt;
 
-    WarmColdMessages(ScheduleStore store, MessageLog messageLog, MoveDueMessages scheduler, long leadMs,
+    WarmColdMessages(ScheduleStore store, MessageLog messageLog, MoveDueMessages.Scheduled scheduled, long leadMs,
                      long refreshMs) {
         this.store = store;
         this.messageLog = messageLog;
-        this.scheduler = scheduler;
+        this.scheduled = scheduled;
         this.leadMs = leadMs;
         this.warmAt = new BucketTimes(store.buckets(), refreshMs);
     }
 
-    /** Warms every bucket due; one that fails does not hold up the others, and the first failure is thrown after. */
     @Override
     public long runOnce(long now) {
-        RuntimeException[] failure = new RuntimeException[1];
-        long next = warmAt.visitDue(now, bucket -> {
-            try {
-                warmBucket(bucket, now);
-            } catch (RuntimeException e) {
-                warmAt.lower(bucket, now);
-                if (failure[0] == null) {
-                    failure[0] = e;
-                }
-            }
-        });
-        if (failure[0] != null) {
-            throw failure[0];
-        }
-        return next;
+        return warmAt.visitDue(now, bucket -> warmBucket(bucket, now));
     }
 
     private void warmBucket(int bucket, long now) {
@@ -89,6 +74,6 @@ final class WarmColdMessages implements TimedLoop.Step {
             }
         }
         store.warm(bucket, pending);
-        pending.stream().mapToLong(Message::score).min().ifPresent(score -> scheduler.scheduled(bucket, score));
+        pending.stream().mapToLong(Message::score).min().ifPresent(score -> scheduled.scheduled(bucket, score));
     }
 }

@@ -51,7 +51,7 @@ final class Workers {
         JournalWriter journal = journals.background();
         this.locks = new BucketLocks(store.buckets());
         this.scheduler = new MoveDueMessages(store, journal, this::ready, locks, settings.moveBatch(), refreshMs);
-        this.reaper = new RequeueExpiredReservations(store, journal, scheduler, settings.moveBatch(), refreshMs);
+        this.reaper = new RequeueExpiredReservations(store, journal, this::scheduled, settings.moveBatch(), refreshMs);
         this.consumers = new WaitingConsumers(store, journal, this::reserved, locks, clock, drainer, timer);
         this.restorer = new RestoreFromLog(store, messageLog, this, clock, settings.recovery().restorePage());
         this.schedulerLoop = new TimedLoop("sdmq-scheduler", scheduler, clock, refreshMs);
@@ -60,7 +60,7 @@ final class Workers {
         // with no cold window, what a former one left cold is warmed at once
         long leadMs = settings.coldAfter().isZero() ? Long.MAX_VALUE / 2 : settings.coldAfter().toMillis() / 2;
         long warmerRefreshMs = Math.max(refreshMs, Math.min(leadMs / 10, 60_000));
-        this.warmer = new WarmColdMessages(store, messageLog, scheduler, leadMs, warmerRefreshMs);
+        this.warmer = new WarmColdMessages(store, messageLog, this::scheduled, leadMs, warmerRefreshMs);
         this.warmerLoop = new TimedLoop("sdmq-warmer", warmer, clock, warmerRefreshMs);
         RecoverySettings recovery = settings.recovery();
         this.reconciler = new ReconcileWithLog(messageLog, restorer, recovery);
@@ -126,7 +126,7 @@ final class Workers {
     }
 
     boolean healthy() {
-        return schedulerLoop.healthy() && reaperLoop.healthy() && journals.alive();
+        return schedulerLoop.healthy() && reaperLoop.healthy() && warmerLoop.healthy() && journals.alive();
     }
 
     /** The score at and after which a message written to Redis now is kept cold, or {@link ScheduleStore#NONE}. */

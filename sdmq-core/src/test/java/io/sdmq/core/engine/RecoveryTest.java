@@ -350,25 +350,48 @@ class RecoveryTest {
 
     @Test
     void a_bucket_the_warmer_cannot_warm_holds_up_no_other() {
-        engine.close();
-        List<Long> pushed = new ArrayList<>();
-        ScheduleStore failingBucketZero = (ScheduleStore) Proxy.newProxyInstance(ScheduleStore.class.getClassLoader(),
-                new Class<?>[] {ScheduleStore.class}, (self, method, args) -> {
-                    if (method.getName().equals("warm") && (int) args[0] == 0) {
-                        throw new IllegalStateException("bucket 0 cannot be warmed (test)");
-                    }
-                    return method.invoke(redis, args);
-                });
-        startEngine(EngineFixture.COLD_AFTER, failingBucketZero);
-        while (pushed.stream().map(id -> Buckets.of(id, redis.buckets())).distinct().count() < redis.buckets()) {
-            pushed.add(push(TWO_HOURS));
-        }
-        List<Long> inBucketZero = pushed.stream().filter(id -> Buckets.of(id, redis.buckets()) == 0).toList();
+        List<Long> inBucketZero = inBucketZero(pushToEveryBucketFailingInBucketZero("warm", TWO_HOURS));
         at(T0 + TWO_HOURS - LEAD);
 
-        assertThatThrownBy(engine::runOnce).hasMessageContaining("bucket 0 cannot be warmed");
+        assertThatThrownBy(engine::runOnce).hasMessageContaining("bucket 0 cannot warm");
 
         assertThat(coldIds()).containsExactlyInAnyOrderElementsOf(inBucketZero);
+    }
+
+    @Test
+    void a_bucket_the_scheduler_cannot_move_holds_up_no_other() {
+        List<Long> pushed = pushToEveryBucketFailingInBucketZero("moveDue", 1_000);
+        at(T0 + 1_000);
+
+        assertThatThrownBy(engine::runOnce).hasMessageContaining("bucket 0 cannot moveDue");
+
+        List<Long> elsewhere = pushed.stream().filter(id -> !inBucketZero(pushed).contains(id)).toList();
+        assertThat(popNow()).extracting(Message::id).containsExactlyInAnyOrderElementsOf(elsewhere);
+    }
+
+    /**
+     * Restarts the engine on a store whose {@code method} fails for bucket 0, pushes until every bucket holds a
+     * message due after {@code delay}, and answers the ids pushed.
+     */
+    private List<Long> pushToEveryBucketFailingInBucketZero(String method, long delay) {
+        engine.close();
+        ScheduleStore failingBucketZero = (ScheduleStore) Proxy.newProxyInstance(ScheduleStore.class.getClassLoader(),
+                new Class<?>[] {ScheduleStore.class}, (self, called, args) -> {
+                    if (called.getName().equals(method) && (int) args[0] == 0) {
+                        throw new IllegalStateException("bucket 0 cannot " + method + " (test)");
+                    }
+                    return called.invoke(redis, args);
+                });
+        startEngine(EngineFixture.COLD_AFTER, failingBucketZero);
+        List<Long> pushed = new ArrayList<>();
+        while (pushed.stream().map(id -> Buckets.of(id, redis.buckets())).distinct().count() < redis.buckets()) {
+            pushed.add(push(delay));
+        }
+        return pushed;
+    }
+
+    private List<Long> inBucketZero(List<Long> ids) {
+        return ids.stream().filter(id -> Buckets.of(id, redis.buckets()) == 0).toList();
     }
 
     @Test

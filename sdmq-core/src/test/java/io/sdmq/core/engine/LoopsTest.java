@@ -1,0 +1,102 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.PushRequest;
+import io.sdmq.common.PushRules;
+import io.sdmq.core.EngineSettings;
+import io.sdmq.core.RecoverySettings;
+import io.sdmq.core.spi.InMemoryMessageLog;
+import io.sdmq.core.spi.InMemoryReadySignal;
+import io.sdmq.core.spi.InMemoryScheduleStore;
+import io.sdmq.core.spi.ScheduleStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The engine's own loop threads on the system clock. The scheduler looks at Redis on its own only once an hour here,
+ * so each message below is delivered only because the loop that scheduled it woke the scheduler.
+ */
+class LoopsTest {
+    private static final Duration ONCE_AN_HOUR = Duration.ofHours(1);
+
+    private final InMemoryScheduleStore store = new InMemoryScheduleStore(4, List.of(0L));
+    private final InMemoryMessageLog messageLog = new InMemoryMessageLog();
+    private final AtomicLong ids = new AtomicLong(7_000);
+    private final List<Engine> engines = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        engines.forEach(Engine::close);
+    }
+
+    @Test
+    void a_message_whose_reservation_expires_is_delivered_again_at_once() {
+        Engine engine = started(Duration.ZERO);
+        long id = engine.push(new PushRequest("order", null, "body", 0L, null, null, 1_000L, 3, null)).id();
+
+        assertThat(popWithin(engine)).extracting(Message::id).containsExactly(id);
+
+        assertThat(popWithin(engine)).extracting(Message::id, Message::attempts)
+                .containsExactly(tuple(id, 2));
+    }
+
+    @Test
+    void a_message_warmed_after_the_scheduler_last_looked_is_delivered_when_due() {
+        Engine writer = engine(Duration.ofSeconds(1));
+        writer.startManual();
+        long id = writer.push(new PushRequest("order", null, "body", 3_000L, null, null, null, null, null)).id();
+        writer.close();
+        assertThat(coldIds()).containsExactly(id);
+
+        Engine engine = started(Duration.ZERO);
+
+        assertThat(popWithin(engine)).extracting(Message::id).containsExactly(id);
+        assertThat(coldIds()).isEmpty();
+    }
+
+    /** An engine with every loop running and the given cold window. */
+    private Engine started(Duration coldAfter) {
+        Engine engine = engine(coldAfter);
+        engine.start();
+        return engine;
+    }
+
+    private Engine engine(Duration coldAfter) {
+        PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, List.of(0L));
+        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, ONCE_AN_HOUR, coldAfter, 10_000,
+                10_000, 1_000, Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000,
+                ONCE_AN_HOUR, RecoverySettings.defaults());
+        Engine engine = new Engine(settings, store, messageLog, new InMemoryReadySignal(), ids::incrementAndGet,
+                Clock.systemUTC());
+        engines.add(engine);
+        return engine;
+    }
+
+    /** Long-polls until a message comes, for at most 20 s; an hourly look of the scheduler would be far later. */
+    private static List<Message> popWithin(Engine engine) {
+        List<Message> popped = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            popped.addAll(engine.pop("order", 10, Duration.ofSeconds(5)).join());
+            return !popped.isEmpty();
+        });
+        return popped;
+    }
+
+    private List<Long> coldIds() {
+        List<Long> cold = new ArrayList<>();
+        for (int b = 0; b < store.buckets(); b++) {
+            cold.addAll(store.coldUntil(b, ScheduleStore.NONE - 1, 1_000).ids());
+        }
+        return cold;
+    }
+}
