@@ -223,8 +223,9 @@ public final class RedisScheduleStore implements ScheduleStore {
     @Override
     public boolean holds(int bucket, long id) {
         BucketKeys keys = keys(bucket);
-        return redis.opsForHash().hasKey(keys.meta(), Long.toString(id))
-                || redis.opsForZSet().score(keys.cold(), Long.toString(id)) != null;
+        // cold first: warming moves an id from cold to the meta hash, so a warm between the two looks is still seen
+        return redis.opsForZSet().score(keys.cold(), Long.toString(id)) != null
+                || redis.opsForHash().hasKey(keys.meta(), Long.toString(id));
     }
 
     @Override
