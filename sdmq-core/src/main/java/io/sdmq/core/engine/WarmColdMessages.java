@@ -13,12 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The warmer: reads the cold messages of each bucket from MySQL once they are due within {@code leadMs} and schedules
  * them in Redis. The lead is half the cold window, so a MySQL outage shorter than that delays none of them. A cold
- * id whose message MySQL no longer holds as pending is dropped from Redis. The earliest score warmed goes to
- * {@code scheduled}, which wakes the scheduler if that is before it would look.
+ * id whose message MySQL no longer holds as pending is dropped from Redis. The earliest score it warmed (not one
+ * another instance warmed first) goes to {@code scheduled}, which wakes the scheduler if that is before it would look.
  */
 final class WarmColdMessages implements TimedLoop.Step {
     private static final Logger log = LoggerFactory.getLogger(WarmColdMessages.class);
@@ -73,7 +74,8 @@ final class WarmColdMessages implements TimedLoop.Step {
                 pending.add(row.message());
             }
         }
-        store.warm(bucket, pending);
-        pending.stream().mapToLong(Message::score).min().ifPresent(score -> scheduled.scheduled(bucket, score));
+        List<Boolean> warmed = store.warm(bucket, pending);
+        IntStream.range(0, pending.size()).filter(warmed::get).mapToLong(i -> pending.get(i).score()).min()
+                .ifPresent(score -> scheduled.scheduled(bucket, score));
     }
 }
