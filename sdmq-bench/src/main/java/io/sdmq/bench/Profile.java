@@ -16,10 +16,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Where a JFR recording's CPU went, optionally within a time window. Per thread from jdk.ThreadCPULoad (every thread, JIT compilers included),
- * in cores. Then from jdk.ExecutionSample (threads running Java code): by top frame, by owner (the top-most
- * frame outside java.*, jdk.* and sun.*, as a three-part package such as org.apache.ibatis, so JDK time is
- * charged to the library that called it), and io.sdmq methods inclusive of their callees.
+ * Where a JFR recording's CPU went, optionally within a time window. Per thread from jdk.ThreadCPULoad (every
+ * thread, JIT compilers included), in cores. Then from jdk.ExecutionSample (threads running Java code): by top frame,
+ * by owner (the top-most frame outside java.*, jdk.* and sun.*, as a three-part package such as org.apache.ibatis, so
+ * JDK time is charged to the library that called it), and io.sdmq methods inclusive of their callees.
  */
 final class Profile {
     private Profile() {

@@ -76,7 +76,10 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         }
     }
 
-    /** Stops the server; its data stays in {@code dir/data} unless {@code dir} is scratch. Calling it again is harmless. */
+    /**
+     * Stops the server; its data stays in {@code dir/data} unless {@code dir} is scratch. Calling it again is
+     * harmless.
+     */
     @Override
     public void close() {
         try {

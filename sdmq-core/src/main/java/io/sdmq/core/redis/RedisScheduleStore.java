@@ -177,7 +177,8 @@ public final class RedisScheduleStore implements ScheduleStore {
     /** A batch script's reply: one outcome per input, in order, or a bug. */
     private static List<Object> onePerInput(String script, List<Object> outcomes, int inputs) {
         if (outcomes == null || outcomes.size() != inputs) {
-            throw new IllegalStateException(script + " answered " + outcomes + " for " + inputs + " inputs; this is a bug");
+            throw new IllegalStateException(script + " answered " + outcomes + " for " + inputs
+                    + " inputs; this is a bug");
         }
         return outcomes;
     }

@@ -27,7 +27,8 @@ final class EngineFixture implements AutoCloseable {
     EngineFixture(int buckets, int maxAttempts, List<Long> backoff, int maxWaitingPerTopic) {
         store = new InMemoryScheduleStore(buckets, backoff);
         PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, maxAttempts, backoff);
-        engine = new Engine(settings(rules, maxWaitingPerTopic), store, messageLog, new InMemoryReadySignal(), ids::incrementAndGet, clock);
+        engine = new Engine(settings(rules, maxWaitingPerTopic), store, messageLog, new InMemoryReadySignal(),
+                ids::incrementAndGet, clock);
         engine.startManual();
     }
 

@@ -73,7 +73,8 @@ class RecoveryTest {
         EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), coldAfter,
                 10_000, 10_000, 1_000, Duration.ofSeconds(2), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000,
                 Duration.ofSeconds(1), RecoverySettings.defaults());
-        engine = new Engine(settings, store, mysqlOutage.wrap(MessageLog.class, mysql), new InMemoryReadySignal(), ids::incrementAndGet, clock);
+        engine = new Engine(settings, store, mysqlOutage.wrap(MessageLog.class, mysql), new InMemoryReadySignal(),
+                ids::incrementAndGet, clock);
         engine.startManual();
     }
 

@@ -119,7 +119,8 @@ class RedisReadySignalIT {
         });
 
         publisher.publish(0, List.of("skipped"));
-        await().during(Duration.ofMillis(300)).untilAsserted(() -> assertThat(newcomer).noneMatch(m -> m.endsWith("skipped")));
+        await().during(Duration.ofMillis(300))
+                .untilAsserted(() -> assertThat(newcomer).noneMatch(m -> m.endsWith("skipped")));
 
         // the probe, once 5 s have passed, reaches the newcomer; from then on every publish goes out
         await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).until(() -> {

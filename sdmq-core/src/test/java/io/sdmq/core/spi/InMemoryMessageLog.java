@@ -14,7 +14,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
 
-/** The message log in memory, for engine unit tests; held to the same contract as the MySQL one (the log keeps no attempts or due times). */
+/**
+ * The message log in memory, for engine unit tests; held to the same contract as the MySQL one (the log keeps no
+ * attempts or due times).
+ */
 public final class InMemoryMessageLog implements MessageLog {
     private final Map<Long, StoredMessage> rows = new HashMap<>();
     private final Map<String, Long> keys = new HashMap<>();
