@@ -20,8 +20,7 @@ final class RequeueExpiredReservations implements TimedLoop.Step {
     private final BucketTimes deadlines;
 
     RequeueExpiredReservations(ScheduleStore store, JournalWriter journal, MoveDueMessages.Scheduled scheduled,
-                               int batch,
-                               long refreshMs) {
+                               int batch, long refreshMs) {
         this.store = store;
         this.journal = journal;
         this.scheduled = scheduled;
