@@ -270,14 +270,14 @@ class RecoveryTest {
     @Test
     void a_message_due_beyond_the_cold_window_waits_in_mysql_and_is_delivered_on_time() {
         long id = push(TWO_HOURS);
-        assertThat(coldIds()).containsExactly(id);
+        assertThat(redis.coldIds()).containsExactly(id);
 
         at(T0 + TWO_HOURS - LEAD - 1);
         engine.runOnce();
-        assertThat(coldIds()).as("not yet within the lead").containsExactly(id);
+        assertThat(redis.coldIds()).as("not yet within the lead").containsExactly(id);
         at(T0 + TWO_HOURS - LEAD);
         engine.runOnce();
-        assertThat(coldIds()).isEmpty();
+        assertThat(redis.coldIds()).isEmpty();
         assertThat(redis.holds(Buckets.of(id, redis.buckets()), id)).isTrue();
         at(T0 + TWO_HOURS - 1);
         engine.runOnce();
@@ -294,7 +294,7 @@ class RecoveryTest {
         mysqlOutage.begin();
 
         assertThatThrownBy(engine::runOnce).hasMessageContaining("MessageLog is down");
-        assertThat(coldIds()).containsExactly(id);
+        assertThat(redis.coldIds()).containsExactly(id);
 
         mysqlOutage.end();
         at(T0 + TWO_HOURS);
@@ -309,14 +309,14 @@ class RecoveryTest {
         PushRequest keyed = new PushRequest("order", "k-1", "first", TWO_HOURS, null, null, null, null, null);
         long replaced = engine.push(keyed).id();
         long deleted = push(TWO_HOURS);
-        assertThat(coldIds()).containsExactlyInAnyOrder(rescheduled, replaced, deleted);
+        assertThat(redis.coldIds()).containsExactlyInAnyOrder(rescheduled, replaced, deleted);
 
         engine.reschedule(rescheduled, 5_000L, null);
         engine.push(new PushRequest("order", "k-1", "second", 3_000L, null, null, null, null, null),
                 DelayQueue.OnDuplicate.REPLACE);
         engine.delete(deleted);
 
-        assertThat(coldIds()).isEmpty();
+        assertThat(redis.coldIds()).isEmpty();
         assertThat(mysql.find(deleted).orElseThrow().status()).isEqualTo(DELETED);
         clock.advance(5_000);
         engine.runOnce();
@@ -356,7 +356,7 @@ class RecoveryTest {
 
         assertThatThrownBy(engine::runOnce).hasMessageContaining("bucket 0 cannot warm");
 
-        assertThat(coldIds()).containsExactlyInAnyOrderElementsOf(inBucketZero);
+        assertThat(redis.coldIds()).containsExactlyInAnyOrderElementsOf(inBucketZero);
     }
 
     @Test
@@ -403,7 +403,7 @@ class RecoveryTest {
 
         assertThat(engine.restore(true)).isEqualTo(new RestoreCounts(2, 2, 0, 0, 0));
 
-        assertThat(coldIds()).containsExactly(far);
+        assertThat(redis.coldIds()).containsExactly(far);
         at(T0 + 10_000);
         engine.runOnce();
         assertThat(popNow()).extracting(Message::id).containsExactly(near);
@@ -423,9 +423,9 @@ class RecoveryTest {
 
         engine.runOnce();
 
-        assertThat(coldIds()).isEmpty();
+        assertThat(redis.coldIds()).isEmpty();
         assertThat(push(TWO_HOURS)).isPositive();
-        assertThat(coldIds()).isEmpty();
+        assertThat(redis.coldIds()).isEmpty();
         at(T0 + TWO_HOURS);
         engine.runOnce();
         assertThat(popNow()).extracting(Message::id).contains(id).hasSize(2);
@@ -434,15 +434,6 @@ class RecoveryTest {
     /** Moves the clock to {@code time}. */
     private void at(long time) {
         clock.advance(time - clock.millis());
-    }
-
-    /** The cold ids of every bucket. */
-    private List<Long> coldIds() {
-        List<Long> cold = new ArrayList<>();
-        for (int b = 0; b < redis.buckets(); b++) {
-            cold.addAll(redis.coldUntil(b, ScheduleStore.NONE - 1, 1_000).ids());
-        }
-        return cold;
     }
 
     private long push(long delay) {

@@ -69,6 +69,15 @@ public final class InMemoryScheduleStore implements ScheduleStore {
         }
     }
 
+    /** The cold ids of every bucket, bucket by bucket, earliest first in each. */
+    public synchronized List<Long> coldIds() {
+        List<Long> ids = new ArrayList<>();
+        for (Bucket b : buckets) {
+            b.cold.forEach(entry -> ids.add(entry.id()));
+        }
+        return ids;
+    }
+
     @Override
     public int buckets() {
         return buckets.length;
