@@ -4,6 +4,7 @@ import io.sdmq.core.spi.ScheduleStore;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * The earliest time each bucket needs attention (a due score, a reservation deadline), as this instance knows
@@ -24,9 +25,18 @@ final class BucketTimes {
         return times.getAndAccumulate(bucket, time, Math::min) > time;
     }
 
-    /** Forgets the bucket's time before it is looked at; what the look finds comes back through {@link #lower}. */
-    void clear(int bucket) {
-        times.set(bucket, ScheduleStore.NONE);
+    /**
+     * Looks at a bucket page by page until a page comes back short of {@code pageSize}. The bucket's time is forgotten
+     * before each look and lowered after it to the time the look names for what it left, so a time lowered meanwhile
+     * by another thread is kept.
+     */
+    void drain(int bucket, int pageSize, Supplier<Look> look) {
+        Look page;
+        do {
+            times.set(bucket, ScheduleStore.NONE);
+            page = look.get();
+            lower(bucket, page.next());
+        } while (page.handled() >= pageSize);
     }
 
     /**
@@ -56,5 +66,14 @@ final class BucketTimes {
             throw failure;
         }
         return next;
+    }
+
+    /**
+     * One look at a bucket.
+     *
+     * @param handled how many items it took
+     * @param next    when the bucket needs attention again for what it left, or {@link ScheduleStore#NONE}
+     */
+    record Look(int handled, long next) {
     }
 }

@@ -57,17 +57,15 @@ final class MoveDueMessages implements TimedLoop.Step {
     }
 
     private void moveBucket(int bucket, long now) {
-        MoveResult result;
-        do {
-            heads.clear(bucket);
-            result = locks.exclusive(bucket, () -> moveAndRecord(bucket, now));
-            heads.lower(bucket, result.nextScore());
+        heads.drain(bucket, batch, () -> {
+            MoveResult result = locks.exclusive(bucket, () -> moveAndRecord(bucket, now));
             Set<String> topics = new LinkedHashSet<>();
             result.moved().forEach(moved -> topics.add(moved.topic()));
             if (!topics.isEmpty()) {
                 listener.ready(bucket, topics);
             }
-        } while (result.moved().size() >= batch);
+            return new BucketTimes.Look(result.moved().size(), result.nextScore());
+        });
     }
 
     private MoveResult moveAndRecord(int bucket, long now) {

@@ -39,12 +39,9 @@ final class RequeueExpiredReservations implements TimedLoop.Step {
     }
 
     private void requeueBucket(int bucket, long now) {
-        RequeueResult result;
         String bucketName = store.bucketName(bucket);
-        do {
-            deadlines.clear(bucket);
-            result = store.requeueExpired(bucket, now, batch);
-            deadlines.lower(bucket, result.nextDeadline());
+        deadlines.drain(bucket, batch, () -> {
+            RequeueResult result = store.requeueExpired(bucket, now, batch);
             for (Requeued r : result.requeued()) {
                 journal.record(Transition.of(r.id(), MessageStatus.RESERVED, MessageStatus.DELAY, now, bucketName)
                         .withAttempts(r.attempts()).withDueTime(r.dueTime()).withNote("ttr expired"));
@@ -54,6 +51,7 @@ final class RequeueExpiredReservations implements TimedLoop.Step {
                 journal.record(Transition.of(dead.id(), MessageStatus.RESERVED, MessageStatus.DEAD, now, bucketName)
                         .withAttempts(dead.attempts()).withNote("ttr expired, attempts exhausted"));
             }
-        } while (result.requeued().size() + result.dead().size() >= batch);
+            return new BucketTimes.Look(result.requeued().size() + result.dead().size(), result.nextDeadline());
+        });
     }
 }

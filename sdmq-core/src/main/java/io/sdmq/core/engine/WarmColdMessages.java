@@ -47,14 +47,12 @@ final class WarmColdMessages implements TimedLoop.Step {
     }
 
     private void warmBucket(int bucket, long now) {
-        ColdIds cold;
-        do {
-            warmAt.clear(bucket);
-            cold = store.coldUntil(bucket, now + leadMs, PAGE);
+        warmAt.drain(bucket, PAGE, () -> {
+            ColdIds cold = store.coldUntil(bucket, now + leadMs, PAGE);
             warm(bucket, cold.ids(), now);
-            warmAt.lower(bucket, cold.nextScore() == ScheduleStore.NONE ? ScheduleStore.NONE
-                    : cold.nextScore() - leadMs);
-        } while (cold.ids().size() >= PAGE);
+            return new BucketTimes.Look(cold.ids().size(),
+                    cold.nextScore() == ScheduleStore.NONE ? ScheduleStore.NONE : cold.nextScore() - leadMs);
+        });
     }
 
     private void warm(int bucket, List<Long> ids, long now) {
