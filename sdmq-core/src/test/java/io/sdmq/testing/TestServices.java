@@ -136,11 +136,17 @@ public final class TestServices {
      * connections (sdmq-server's {@code JedisConnections}), so test threads never share a connection.
      */
     public static JedisConnectionFactory jedisFactory(RedisStandaloneConfiguration server) {
+        return started(new JedisConnectionFactory(server, pooledClient()));
+    }
+
+    static JedisClientConfiguration pooledClient() {
         JedisPoolConfig pool = new JedisPoolConfig();
         pool.setMaxTotal(64);
         pool.setMaxIdle(64);
-        JedisConnectionFactory factory = new JedisConnectionFactory(server,
-                JedisClientConfiguration.builder().usePooling().poolConfig(pool).build());
+        return JedisClientConfiguration.builder().usePooling().poolConfig(pool).build();
+    }
+
+    static JedisConnectionFactory started(JedisConnectionFactory factory) {
         factory.setUseUnifiedJedis(false);
         factory.afterPropertiesSet();
         factory.start();
@@ -217,7 +223,7 @@ public final class TestServices {
         }
     }
 
-    private static Path scratch(String name) {
+    static Path scratch(String name) {
         try {
             return Files.createTempDirectory("sdmq-test-" + name);
         } catch (java.io.IOException e) {

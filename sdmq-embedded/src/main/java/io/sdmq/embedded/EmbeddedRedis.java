@@ -30,9 +30,10 @@ public final class EmbeddedRedis implements AutoCloseable {
 
     /**
      * Starts Redis on {@code port} (0 picks a free one). With {@code persistent}, its append-only file in
-     * {@code dir} keeps the data across restarts; otherwise it keeps nothing on disk.
+     * {@code dir} keeps the data across restarts; otherwise it keeps nothing on disk. {@code options} go to
+     * {@code redis-server} after these, e.g. {@code "--cluster-enabled", "yes"}.
      */
-    public static EmbeddedRedis start(Path dir, int port, boolean persistent) {
+    public static EmbeddedRedis start(Path dir, int port, boolean persistent, String... options) {
         int chosen = port == 0 ? FreePort.find() : port;
         Path home = dir.toAbsolutePath();
         Path log = home.resolve("redis.log");
@@ -46,6 +47,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                     "--bind", "127.0.0.1", "--port", Integer.toString(chosen), "--dir", home.toString(),
                     "--logfile", log.toString(), "--appendonly", persistent ? "yes" : "no", "--save", "",
                     "--hz", "100"));
+            command.addAll(List.of(options));
             long logStart = Files.exists(log) ? Files.size(log) : 0;
             Process process = new ProcessBuilder(command).directory(home.toFile())
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();

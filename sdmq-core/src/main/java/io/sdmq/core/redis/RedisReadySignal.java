@@ -4,7 +4,9 @@ import io.sdmq.core.spi.ReadySignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -26,12 +28,15 @@ import java.util.concurrent.ThreadFactory;
  * <p>
  * While a publish reaches no other instance, publishing stops but for one per probe period (a second), which finds an
  * instance that subscribed since: a single instance then spends no Redis round trip per move on a signal nobody
- * hears. A newcomer's consumers may miss moves made elsewhere until then; its ready sweep finds those.
+ * hears. A newcomer's consumers may miss moves made elsewhere until then; its ready sweep finds those. On a Redis
+ * Cluster, where PUBLISH counts only the receivers on the node it ran on, a signal cannot tell that it is alone and
+ * publishes every time.
  */
 public final class RedisReadySignal implements ReadySignal {
     private static final Logger log = LoggerFactory.getLogger(RedisReadySignal.class);
 
     private final String channel;
+    private final byte[] channelBytes;
     private final String origin = UUID.randomUUID().toString();
     private final StringRedisTemplate redis;
     private final ScheduledExecutorService dispatcher;
@@ -49,6 +54,7 @@ public final class RedisReadySignal implements ReadySignal {
     RedisReadySignal(RedisConnectionFactory factory, String prefix, Duration probe) {
         this.probeNanos = probe.toNanos();
         this.channel = prefix + ":ready";
+        this.channelBytes = channel.getBytes(StandardCharsets.UTF_8);
         this.redis = new StringRedisTemplate(factory);
         this.dispatcher = Executors.newSingleThreadScheduledExecutor(daemon("sdmq-ready-signal"));
         this.subscriber = Executors.newSingleThreadExecutor(daemon("sdmq-ready-subscription"));
@@ -65,7 +71,12 @@ public final class RedisReadySignal implements ReadySignal {
         if (topics.isEmpty() || alone && System.nanoTime() - probeAt < 0) {
             return;
         }
-        Long receivers = redis.convertAndSend(channel, origin + "\n" + bucket + "\n" + String.join("\n", topics));
+        byte[] message = (origin + "\n" + bucket + "\n" + String.join("\n", topics)).getBytes(StandardCharsets.UTF_8);
+        Long receivers = redis.execute((RedisCallback<Long>) connection -> {
+            Long counted = connection.publish(channelBytes, message);
+            // a Redis Cluster counts only the subscribers of the node that ran the PUBLISH
+            return connection instanceof RedisClusterConnection ? null : counted;
+        });
         // this signal's own subscription, once it is listening, is one of the receivers
         alone = receivers != null && receivers <= (container.isListening() ? 1 : 0);
         if (alone) {

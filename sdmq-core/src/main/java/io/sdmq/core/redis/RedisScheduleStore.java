@@ -5,11 +5,14 @@ import io.sdmq.common.MessageStatus;
 import io.sdmq.core.spi.ScheduleStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -269,16 +272,29 @@ public final class RedisScheduleStore implements ScheduleStore {
         return size == null ? 0 : size;
     }
 
+    /**
+     * One SCAN over the keys of the bucket's ready lists. On a Redis Cluster it runs on the node that serves the
+     * bucket's slot, which holds all of the bucket's keys; a SCAN of the whole cluster is refused there.
+     */
     @Override
     public Set<String> readyTopics(int bucket) {
         BucketKeys keys = keys(bucket);
         int start = keys.readyPrefix().length();
         Set<String> topics = new TreeSet<>();
         ScanOptions options = ScanOptions.scanOptions().match(keys.readyPattern()).count(1_000).build();
-        try (Cursor<String> cursor = redis.scan(options)) {
-            cursor.forEachRemaining(key -> topics.add(key.substring(start)));
-        }
+        redis.execute((RedisCallback<Void>) connection -> {
+            try (Cursor<byte[]> cursor = connection instanceof RedisClusterConnection cluster
+                    ? cluster.scan(cluster.clusterGetNodeForKey(bytes(keys.delay())), options)
+                    : connection.keyCommands().scan(options)) {
+                cursor.forEachRemaining(key -> topics.add(new String(key, StandardCharsets.UTF_8).substring(start)));
+            }
+            return null;
+        });
         return Collections.unmodifiableSet(topics);
+    }
+
+    private static byte[] bytes(String key) {
+        return key.getBytes(StandardCharsets.UTF_8);
     }
 
     private BucketKeys keys(int bucket) {

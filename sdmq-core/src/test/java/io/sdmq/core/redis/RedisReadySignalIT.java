@@ -21,9 +21,14 @@ import static org.awaitility.Awaitility.await;
 class RedisReadySignalIT {
     private static final Duration QUIET = Duration.ofSeconds(2);
 
-    private final RedisConnectionFactory factory = TestServices.redisConnectionFactory();
-    private final String prefix = TestServices.freshKeyPrefix();
+    private final RedisConnectionFactory factory = factory();
+    final String prefix = TestServices.freshKeyPrefix();
     private final List<AutoCloseable> opened = new ArrayList<>();
+
+    /** The Redis under test: a single server here, a cluster in {@link RedisClusterReadySignalIT}. */
+    RedisConnectionFactory factory() {
+        return TestServices.redisConnectionFactory();
+    }
 
     @AfterEach
     void closeAll() throws Exception {
@@ -107,8 +112,7 @@ class RedisReadySignalIT {
 
     @Test
     void a_signal_no_other_instance_hears_stops_publishing_until_its_probe_finds_a_newcomer() {
-        RedisReadySignal publisher = new RedisReadySignal(factory, prefix, Duration.ofSeconds(5));
-        opened.add(publisher);
+        RedisReadySignal publisher = signal(Duration.ofSeconds(5));
         subscribe(publisher);
         publisher.publish(0, List.of("first")); // nobody else listens: from now on it is alone
         Queue<String> newcomer = rawMessages(prefix + ":ready");
@@ -132,19 +136,26 @@ class RedisReadySignalIT {
         assertThat(newcomer).noneMatch(m -> m.endsWith("skipped"));
     }
 
+    /** A signal under {@link #prefix} whose probe, once it is alone, comes every {@code probe}. */
+    RedisReadySignal signal(Duration probe) {
+        RedisReadySignal signal = new RedisReadySignal(factory, prefix, probe);
+        opened.add(signal);
+        return signal;
+    }
+
     private RedisReadySignal signal(String keyPrefix) {
         RedisReadySignal signal = new RedisReadySignal(factory, keyPrefix);
         opened.add(signal);
         return signal;
     }
 
-    private static Queue<String> subscribe(RedisReadySignal signal) {
+    static Queue<String> subscribe(RedisReadySignal signal) {
         Queue<String> heard = new ConcurrentLinkedQueue<>();
         signal.subscribe((bucket, topic) -> heard.add(bucket + "/" + topic));
         return heard;
     }
 
-    private Queue<String> rawMessages(String channel) {
+    Queue<String> rawMessages(String channel) {
         Queue<String> raw = new ConcurrentLinkedQueue<>();
         RedisMessageListenerContainer container = new RedisMessageListenerContainer();
         container.setConnectionFactory(factory);

@@ -18,9 +18,14 @@ import static io.sdmq.core.spi.MessageBuilder.aMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class RedisScheduleStoreIT extends ScheduleStoreContract {
-    private final StringRedisTemplate redis = TestServices.redisTemplate();
+    final StringRedisTemplate redis = template();
     private final List<String> prefixes = new ArrayList<>();
-    private String prefix;
+    String prefix;
+
+    /** The Redis under test: a single server here, a cluster in {@link RedisClusterScheduleStoreIT}. */
+    StringRedisTemplate template() {
+        return TestServices.redisTemplate();
+    }
 
     @Override
     protected ScheduleStore newStore(int buckets) {

@@ -16,8 +16,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RedisWorkerIdLeaseIT {
     private static final Duration TTL = Duration.ofSeconds(30);
 
-    private final StringRedisTemplate redis = TestServices.redisTemplate();
+    private final StringRedisTemplate redis = template();
     private final String prefix = TestServices.freshKeyPrefix();
+
+    /** The Redis under test: a single server here, a cluster in {@link RedisClusterWorkerIdLeaseIT}. */
+    StringRedisTemplate template() {
+        return TestServices.redisTemplate();
+    }
 
     @Test
     void two_owners_never_get_the_same_number() {

@@ -1,0 +1,52 @@
+package io.sdmq.core.redis;
+
+import io.sdmq.testing.TestRedisCluster;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import redis.clients.jedis.Jedis;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import static io.sdmq.core.spi.MessageBuilder.NOW;
+import static io.sdmq.core.spi.MessageBuilder.aMessage;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every test of the store again on a Redis Cluster of three masters, where a script may touch one slot only. */
+class RedisClusterScheduleStoreIT extends RedisScheduleStoreIT {
+
+    @Override
+    StringRedisTemplate template() {
+        return TestRedisCluster.template();
+    }
+
+    @Test
+    void each_bucket_lives_on_one_node_and_the_buckets_spread_over_the_masters() {
+        int buckets = 16;
+        var spread = newStore(buckets);
+        for (int b = 0; b < buckets; b++) {
+            spread.push(b, aMessage().topic("order").due(NOW).ttr(1_000).build());
+            spread.push(b, aMessage().topic("order").due(NOW + 1_000).build());
+            spread.moveDue(b, NOW, 10);
+            spread.pop(b, "order", 1, NOW);
+            spread.push(b, aMessage().topic("order").due(NOW).build());
+            spread.moveDue(b, NOW, 10);
+            assertThat(spread.readyTopics(b)).containsExactly("order");
+        }
+
+        Map<String, String> nodeOfBucket = new HashMap<>();
+        for (String node : TestRedisCluster.nodes()) {
+            String[] hostPort = node.split(":");
+            try (Jedis jedis = new Jedis(hostPort[0], Integer.parseInt(hostPort[1]))) {
+                Set<String> keys = jedis.keys(prefix + ":*");
+                for (String key : keys) {
+                    String bucket = key.substring(0, key.indexOf('}') + 1);
+                    assertThat(nodeOfBucket.putIfAbsent(bucket, node)).as(key).isIn(null, node);
+                }
+            }
+        }
+        assertThat(nodeOfBucket).hasSize(buckets);
+        assertThat(Set.copyOf(nodeOfBucket.values())).hasSizeGreaterThan(1);
+    }
+}
