@@ -20,11 +20,15 @@ import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The server on a Redis Cluster of three masters: its buckets spread over the nodes, each script on one of them. */
+/**
+ * Two servers on a Redis Cluster of three masters and one MySQL: the buckets spread over the nodes, each script on one
+ * of them, and the instances hear each other's ready topics through the cluster's pub/sub.
+ */
 class RedisClusterIT {
     private static TestDatabase db;
     private static DataSource dataSource;
     private static RunningServer server;
+    private static RunningServer other;
     private static String keyPrefix;
 
     @BeforeAll
@@ -33,32 +37,36 @@ class RedisClusterIT {
         dataSource = db.dataSource();
         keyPrefix = TestServices.freshKeyPrefix();
         // a cold window of 2 s, so messages pushed more than 2 s ahead wait in MySQL and are warmed 1 s before due
-        server = RunningServer.start(db, TestServices.redisUrl(), keyPrefix, Map.of(
-                "spring.data.redis.cluster.nodes", String.join(",", TestRedisCluster.nodes()),
-                "sdmq.scheduler.cold-after", "2s"));
+        Map<String, Object> onCluster = Map.of("spring.data.redis.cluster.nodes",
+                String.join(",", TestRedisCluster.nodes()), "sdmq.scheduler.cold-after", "2s");
+        server = RunningServer.start(db, TestServices.redisUrl(), keyPrefix, onCluster);
+        other = RunningServer.start(db, TestServices.redisUrl(), keyPrefix, onCluster);
     }
 
     @AfterAll
-    static void stopServer() {
+    static void stopServers() {
+        other.close();
         server.close();
     }
 
     @Test
-    void messages_in_every_bucket_are_delivered_once_none_early() throws Exception {
+    void messages_pushed_to_both_instances_are_delivered_once_by_either_none_early() throws Exception {
         String topic = "cluster-" + ThreadLocalRandom.current().nextInt(1_000_000);
         Set<String> pushed = new HashSet<>();
         try (Deliveries deliveries = new Deliveries()) {
             for (int c = 0; c < 4; c++) {
-                deliveries.consume(server, topic);
+                deliveries.consume(c % 2 == 0 ? server : other, topic);
             }
             for (int i = 0; i < 100; i++) {
-                pushed.add(push(topic, ThreadLocalRandom.current().nextLong(0, 1_500)));
+                RunningServer to = i % 2 == 0 ? server : other;
+                pushed.add(to.post("/push", message(topic, ThreadLocalRandom.current().nextLong(0, 1_500))).data()
+                        .asString());
             }
             StringBuilder batch = new StringBuilder("[");
             for (int i = 0; i < 100; i++) {
                 batch.append(i == 0 ? "" : ",").append(message(topic, 2_500 + i * 10L));
             }
-            server.post("/push/batch", batch.append(']').toString()).data()
+            other.post("/push/batch", batch.append(']').toString()).data()
                     .forEach(id -> pushed.add(id.asString()));
 
             deliveries.awaitDelivered(pushed, Duration.ofSeconds(30), dataSource);
