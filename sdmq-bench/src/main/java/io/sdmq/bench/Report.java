@@ -92,7 +92,8 @@ final class Report {
         for (Map.Entry<String, JsonNode> entry : last.entrySet()) {
             JsonNode r = entry.getValue();
             if (r.has("pushCallP50Ms")) {
-                md.append(String.format(Locale.ROOT, "| %s | %.2f / %.2f | %.1f | %.1f / %.1f | %s | %.2f | %.1f | %.1f |%n",
+                md.append(String.format(Locale.ROOT,
+                        "| %s | %.2f / %.2f | %.1f | %.1f / %.1f | %s | %.2f | %.1f | %.1f |%n",
                         entry.getKey(), r.path("pushCallP50Ms").asDouble(), r.path("pushCallP99Ms").asDouble(),
                         r.path("idsPerFinish").asDouble(), r.path("finishCallAvgMs").asDouble(),
                         r.path("finishCallMaxMs").asDouble(), serverLog(r), r.path("serverCores").asDouble(0),
@@ -128,7 +129,8 @@ final class Report {
         StringBuilder md = new StringBuilder();
         if (raw != null) {
             md.append(String.format(Locale.ROOT, "This machine's raw limits, measured in the same run: Redis pipelined "
-                            + "ZADD %s/s, MariaDB batched INSERT %s rows/s, durable commits %s/s on one connection.%n%n",
+                            + "ZADD %s/s, MariaDB batched INSERT %s rows/s, "
+                            + "durable commits %s/s on one connection.%n%n",
                     count(raw.path("zaddPerSecond").asDouble()), count(raw.path("insertRowsPerSecond").asDouble()),
                     count(raw.path("commitsPerSecond").asDouble())));
         }
@@ -243,7 +245,8 @@ final class Report {
                 }
                 double pushRatio = push / w1.path("pushRate").asDouble();
                 double p99Ratio = p99 / w1.path("latenessP99Ms").asDouble();
-                checks.add(String.format(Locale.ROOT, "push %.2f× W1: %s", pushRatio, pushRatio >= 1 / 1.5 ? "yes" : "no"));
+                checks.add(String.format(Locale.ROOT, "push %.2f× W1: %s", pushRatio,
+                        pushRatio >= 1 / 1.5 ? "yes" : "no"));
                 checks.add(String.format(Locale.ROOT, "p99 %.2f× W1: %s", p99Ratio, p99Ratio <= 1.5 ? "yes" : "no"));
                 double bytes = r.path("redisBytesPerPending").asDouble();
                 checks.add(count(r.path("preloaded").asDouble()) + " preloaded, " + count(bytes)

@@ -69,7 +69,8 @@ final class Workloads {
 
     /** W3 steady: one push per request at a fixed offered rate for a duration, delays uniform 1–5 s. */
     Map<String, Object> steady(int rate, int seconds) throws Exception {
-        Map<String, Object> result = deliver("W3", rate * seconds, 1, rate, now -> now + uniform(1_000, 5_000)).result();
+        Map<String, Object> result = deliver("W3", rate * seconds, 1, rate, now -> now + uniform(1_000, 5_000))
+                .result();
         result.put("targetRate", rate);
         return result;
     }

@@ -27,7 +27,8 @@ public record Transition(long messageId, MessageStatus from, MessageStatus to, l
 
     /** A transition made now by the calling thread. */
     public static Transition of(long messageId, MessageStatus from, MessageStatus to, long changedAt, String bucket) {
-        return new Transition(messageId, from, to, changedAt, bucket, null, null, Thread.currentThread().getName(), null);
+        return new Transition(messageId, from, to, changedAt, bucket, null, null,
+                Thread.currentThread().getName(), null);
     }
 
     public Transition withAttempts(int newAttempts) {

@@ -65,7 +65,8 @@ class PushRulesTest {
                 Arguments.of(new PushRequest("order", null, "b", 0L, null, null, 999L, null, null), "ttr:"),
                 Arguments.of(new PushRequest("order", null, "b", 0L, null, null, 43_200_001L, null, null), "ttr:"),
                 Arguments.of(new PushRequest("order", null, "b", 0L, null, null, null, 0, null), "maxAttempts:"),
-                Arguments.of(new PushRequest("order", null, "b", 0L, null, null, null, null, List.of()), "retryDelays:"),
+                Arguments.of(new PushRequest("order", null, "b", 0L, null, null, null, null, List.of()),
+                        "retryDelays:"),
                 Arguments.of(new PushRequest("order", null, "b", 0L, null, null, null, null, List.of(-1L)),
                         "retryDelays:"));
     }

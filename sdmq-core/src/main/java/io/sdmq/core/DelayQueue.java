@@ -20,7 +20,9 @@ public interface DelayQueue {
         return push(request, OnDuplicate.IGNORE);
     }
 
-    /** As {@link #push(PushRequest)}; with {@link OnDuplicate#REPLACE} a pending duplicate takes the new body and time. */
+    /**
+     * As {@link #push(PushRequest)}; with {@link OnDuplicate#REPLACE} a pending duplicate takes the new body and time.
+     */
     PushResult push(PushRequest request, OnDuplicate onDuplicate);
 
     /** Up to 1 000 messages, all checked before any is written, committed in one transaction. */

@@ -93,7 +93,8 @@ class EndToEndIT {
             assertThat(deliveries.early()).isEmpty();
             assertThat(statusCounts(topic)).isEqualTo(Map.of("FINISHED", 900, "DELETED", 100));
             String anyId = pushed.iterator().next();
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(MessageHistory.statuses(dataSource, anyId))
+            await().atMost(Duration.ofSeconds(5))
+                    .untilAsserted(() -> assertThat(MessageHistory.statuses(dataSource, anyId))
                     .containsExactly("WAIT_PUT", "DELAY", "READY", "RESERVED", "FINISHED"));
         }
     }
@@ -115,8 +116,8 @@ class EndToEndIT {
         assertThat(again.get("attempts").asInt()).isEqualTo(2);
         assertThat(server.postForm("/finish?jobId=" + id).status()).isEqualTo(200);
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(MessageHistory.statuses(dataSource, id)).containsExactly(
-                "WAIT_PUT", "DELAY", "READY", "RESERVED", "DELAY", "READY", "RESERVED", "FINISHED"));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(MessageHistory.statuses(dataSource, id))
+                .containsExactly("WAIT_PUT", "DELAY", "READY", "RESERVED", "DELAY", "READY", "RESERVED", "FINISHED"));
     }
 
     @Test
@@ -149,7 +150,8 @@ class EndToEndIT {
 
     @Test
     void replies_carry_the_envelope_and_real_status_codes() {
-        Reply pushed = server.post("/push", "{\"topic\":\"api\",\"bizKey\":\"order-1\",\"body\":\"b\",\"delay\":60000}");
+        Reply pushed = server.post("/push",
+                "{\"topic\":\"api\",\"bizKey\":\"order-1\",\"body\":\"b\",\"delay\":60000}");
         assertThat(pushed.status()).isEqualTo(200);
         assertThat(pushed.json().get("success").asBoolean()).isTrue();
         assertThat(pushed.json().get("code").asInt()).isEqualTo(200);

@@ -62,7 +62,8 @@ class TwoInstancesIT {
             RunningServer server = servers.get(i % 2);
             long delay = ThreadLocalRandom.current().nextLong(0, 3_000);
             pushes.add(pool.submit(() -> {
-                Reply reply = server.post("/push", "{\"topic\":\"" + topic + "\",\"body\":\"m\",\"delay\":" + delay + "}");
+                Reply reply = server.post("/push",
+                        "{\"topic\":\"" + topic + "\",\"body\":\"m\",\"delay\":" + delay + "}");
                 assertThat(reply.status()).as(reply.body()).isEqualTo(200);
                 pushed.add(reply.data().asString());
             }));

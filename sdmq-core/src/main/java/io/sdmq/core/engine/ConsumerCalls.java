@@ -102,7 +102,8 @@ final class ConsumerCalls {
 
     void nack(long id, Long delay) {
         if (delay != null && (delay < 0 || delay > ops.settings.pushRules().maxDelayMs())) {
-            throw new InvalidRequestException("delay", "must be in 0.." + ops.settings.pushRules().maxDelayMs() + " ms");
+            throw new InvalidRequestException("delay",
+                    "must be in 0.." + ops.settings.pushRules().maxDelayMs() + " ms");
         }
         int bucket = ops.bucketOf(id);
         Optional<Nacked> nacked = ops.store.nack(bucket, id, ops.clock.millis(), delay);

@@ -323,7 +323,8 @@ final class JournalWriter implements Runnable {
                     writes.stream().filter(w -> w.done() != null).forEach(w -> w.done().completeExceptionally(e));
                     return;
                 }
-                log.warn("could not journal {} transitions ({}); will retry in 1 s", transitions.size(), e.getMessage());
+                log.warn("could not journal {} transitions ({}); will retry in 1 s",
+                        transitions.size(), e.getMessage());
                 sleepQuietly();
             }
         }

@@ -124,7 +124,8 @@ final class ProducerCalls {
         if (bizKey == null || bizKey.isEmpty()) {
             throw new InvalidRequestException("bizKey", "is required with topic");
         }
-        delete(ops.messageLog.findIdByKey(topic, bizKey).orElseThrow(() -> new MessageNotFoundException(topic, bizKey)));
+        delete(ops.messageLog.findIdByKey(topic, bizKey)
+                .orElseThrow(() -> new MessageNotFoundException(topic, bizKey)));
     }
 
     long reschedule(long id, Long delay, Long deliverAt) {
@@ -137,6 +138,7 @@ final class ProducerCalls {
             ops.workers.scheduled(bucket, due);
             return due;
         }
-        throw new MessageStateException(id, where.orElseGet(() -> ops.pending(id, "reschedule").status()), "reschedule");
+        throw new MessageStateException(id, where.orElseGet(() -> ops.pending(id, "reschedule").status()),
+                "reschedule");
     }
 }

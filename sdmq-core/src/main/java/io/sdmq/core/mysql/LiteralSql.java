@@ -194,7 +194,8 @@ final class LiteralSql {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c < ' ' || c > '~' || c == '\'' || c == '\\') {
-                return sql.append("_utf8mb4 X'").append(HexFormat.of().formatHex(value.getBytes(StandardCharsets.UTF_8)))
+                return sql.append("_utf8mb4 X'")
+                        .append(HexFormat.of().formatHex(value.getBytes(StandardCharsets.UTF_8)))
                         .append('\'');
             }
         }

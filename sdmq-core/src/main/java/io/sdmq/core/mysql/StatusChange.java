@@ -18,7 +18,8 @@ record StatusChange(List<Long> ids, String fromStatus, String toStatus, LocalDat
     }
 
     StatusChange withIds(List<Long> newIds) {
-        return new StatusChange(newIds, fromStatus, toStatus, changedAt, attempts, attemptsAt, dueTime, dueTimeAt, timed);
+        return new StatusChange(newIds, fromStatus, toStatus, changedAt, attempts, attemptsAt, dueTime, dueTimeAt,
+                timed);
     }
 
     static StatusChange timed(String fromStatus, String toStatus, List<Timed> timed) {

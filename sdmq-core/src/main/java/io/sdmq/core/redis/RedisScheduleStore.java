@@ -213,7 +213,8 @@ public final class RedisScheduleStore implements ScheduleStore {
         BucketKeys keys = keys(bucket);
         String deadline = redis.execute(LuaScripts.TOUCH, List.of(keys.meta(), keys.reserved()), Long.toString(id),
                 Long.toString(now));
-        return deadline == null || deadline.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(deadline));
+        return deadline == null || deadline.isEmpty() ? OptionalLong.empty()
+                : OptionalLong.of(Long.parseLong(deadline));
     }
 
     @Override

@@ -55,7 +55,8 @@ class EngineTest {
     private void startEngine(int buckets) {
         store = new InMemoryScheduleStore(buckets, BACKOFF);
         PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, BACKOFF);
-        engine = new Engine(EngineFixture.settings(rules, 1_000), store, messageLog, signal, ids::incrementAndGet, clock);
+        engine = new Engine(EngineFixture.settings(rules, 1_000), store, messageLog, signal, ids::incrementAndGet,
+                clock);
         engine.startManual();
     }
 
@@ -113,7 +114,8 @@ class EngineTest {
 
         assertThat(got.get()).extracting(Message::id).containsExactly(id);
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(messageLog.history(id))
-                .filteredOn(t -> t.to() == RESERVED).extracting(Transition::thread).containsExactly("blocked-consumer"));
+                .filteredOn(t -> t.to() == RESERVED).extracting(Transition::thread)
+                .containsExactly("blocked-consumer"));
     }
 
     /** A consumer that stopped waiting leaves its pop parked; a drain thread answers it when the message is due. */

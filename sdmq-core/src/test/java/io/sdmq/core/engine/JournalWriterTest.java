@@ -299,7 +299,8 @@ class JournalWriterTest {
                     switch (method.getName()) {
                         case "insert", "apply" -> calls.add(method.getName() + " " + ((List<?>) args[0]).size());
                         case "insertAndApply" -> {
-                            calls.add("insertAndApply " + ((List<?>) args[0]).size() + "+" + ((List<?>) args[1]).size());
+                            calls.add("insertAndApply " + ((List<?>) args[0]).size() + "+"
+                                    + ((List<?>) args[1]).size());
                             if (failTogether) {
                                 throw new IllegalStateException("cannot write together (test)");
                             }

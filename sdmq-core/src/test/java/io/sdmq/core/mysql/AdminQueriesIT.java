@@ -38,13 +38,16 @@ class AdminQueriesIT {
     static void fillDatabase() throws SQLException {
         dataSource = (HikariDataSource) TestServices.freshDatabase().dataSource();
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
-            // id, topic, status, attempts, max attempts, created, delay ms, due (moved by a redelivery), ttr ms, updated
+            // id, topic, status, attempts, max attempts, created, delay ms,
+            // due (moved by a redelivery), ttr ms, updated
             message(s, 101, "order", "FINISHED", 2, 3, "10:00:00.000", 60_000, "10:01:35.250", 30_000, "10:01:40.000");
             message(s, 102, "order", "RESERVED", 1, 3, "10:00:00.000", 120_000, "10:02:00.000", 30_000, "10:02:01.000");
             message(s, 103, "payment", "DELAY", 0, 3, "10:00:00.000", 86_400_000, "2024-05-02 10:00:00.000", 30_000,
                     "10:00:00.010");
-            message(s, 104, "payment", "DELAY", 0, 3, "10:00:00.000", 1_800_000, "10:30:00.000", 30_000, "10:00:00.010");
-            message(s, 105, "payment", "WAIT_PUT", 0, 3, "11:00:00.000", 60_000, "11:01:00.000", 30_000, "11:00:00.000");
+            message(s, 104, "payment", "DELAY", 0, 3, "10:00:00.000", 1_800_000, "10:30:00.000", 30_000,
+                    "10:00:00.010");
+            message(s, 105, "payment", "WAIT_PUT", 0, 3, "11:00:00.000", 60_000, "11:01:00.000", 30_000,
+                    "11:00:00.000");
             message(s, 106, "mail", "READY", 0, 3, "11:40:00.000", 600_000, "11:50:00.000", 30_000, "11:50:00.000");
             message(s, 107, "mail", "READY", 0, 3, "11:39:59.999", 600_000, "11:49:59.999", 30_000, "11:49:59.999");
             message(s, 108, "mail", "FINISHED", 1, 3, "10:00:30.000", 60_000, "10:01:30.000", 30_000, "10:01:31.000");
@@ -164,7 +167,8 @@ class AdminQueriesIT {
 
     @Test
     void stuck_messages_are_those_that_did_not_move_on_in_time() throws Exception {
-        // Not listed: 103 waits in DELAY for tomorrow; 106 has been READY for exactly 10 minutes; the rest are terminal.
+        // Not listed: 103 waits in DELAY for tomorrow; 106 has been READY for exactly 10 minutes;
+        // the rest are terminal.
         assertThat(run("stuck_messages.sql",
                 Map.of("older_than_minutes", "10", "now", "'2024-05-01 12:00:00.000'"))).containsExactly(List.of(
                 "102 | order | RESERVED | 1 | 2024-05-01 10:02:00.000 | 2024-05-01 10:02:01.000"

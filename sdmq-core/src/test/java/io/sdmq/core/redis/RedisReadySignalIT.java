@@ -92,7 +92,8 @@ class RedisReadySignalIT {
 
         publisher.publish(3, List.of("order", "mail"));
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(heard).containsExactly("3/order", "3/mail"));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(heard).containsExactly("3/order", "3/mail"));
     }
 
     @Test

@@ -79,7 +79,8 @@ public class EmbeddedServicesPostProcessor implements EnvironmentPostProcessor, 
         if (dir.startsWith(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize())) {
             banner.append("  ").append(dir).append(" is under java.io.tmpdir: MariaDB's data is DELETED at exit.\n");
         }
-        banner.append("  This is for TRYING SDMQ OUT, NOT FOR PRODUCTION. For real servers set spring.data.redis.url and\n")
+        banner.append("  This is for TRYING SDMQ OUT, NOT FOR PRODUCTION. For real servers set "
+                        + "spring.data.redis.url and\n")
                 .append("  spring.datasource.url (+ username, password), and build without -Pembedded.\n")
                 .append(RULE);
         log.warn(banner.toString());
