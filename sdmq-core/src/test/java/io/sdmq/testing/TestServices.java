@@ -98,8 +98,17 @@ public final class TestServices {
         return prefix;
     }
 
-    /** One scan of the keys starting with "t"; deletes those under a prefix this JVM issued, and only those. */
+    /**
+     * One scan of the keys starting with "t"; deletes those under a prefix this JVM issued, and only those. Nothing
+     * when this JVM never looked the single Redis up (its tests ran on the cluster): finding it now could start an
+     * embedded one while the JVM exits, too late to register the hook that stops it.
+     */
     private static void deleteIssuedKeys() {
+        synchronized (TestServices.class) {
+            if (redisUrl == null) {
+                return;
+            }
+        }
         try {
             StringRedisTemplate redis = redisTemplate();
             List<String> ours = new ArrayList<>();
