@@ -11,10 +11,14 @@ import redis.clients.jedis.Jedis;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import java.util.stream.IntStream;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * A Redis Cluster for tests: the nodes named in {@code SDMQ_TEST_REDIS_CLUSTER_NODES} ({@code host:port,...}) when
@@ -27,7 +31,7 @@ public final class TestRedisCluster {
     private static final int SLOTS = 16_384;
     /** Redis 6 talks to the other nodes on its port plus this; both must be free. */
     private static final int BUS_OFFSET = 10_000;
-    private static final long FORM_TIMEOUT_MS = 20_000;
+    private static final Duration FORM_TIMEOUT = Duration.ofSeconds(20);
 
     private static List<String> nodes;
     private static StringRedisTemplate template;
@@ -55,6 +59,14 @@ public final class TestRedisCluster {
         return template;
     }
 
+    /** Runs {@code work} on a connection of its own to one node ({@code host:port}), as a test looks at its keys. */
+    public static <T> T onNode(String node, Function<Jedis, T> work) {
+        int colon = node.lastIndexOf(':');
+        try (Jedis jedis = new Jedis(node.substring(0, colon), Integer.parseInt(node.substring(colon + 1)))) {
+            return work.apply(jedis);
+        }
+    }
+
     private static List<String> startEmbedded() {
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < MASTERS; i++) {
@@ -78,26 +90,13 @@ public final class TestRedisCluster {
 
     /** Waits until every node sees all slots served and all masters known. */
     private static void awaitFormed(List<Integer> ports) {
-        long deadline = System.currentTimeMillis() + FORM_TIMEOUT_MS;
-        while (!ports.stream().allMatch(TestRedisCluster::sawFormed)) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("the test Redis Cluster on " + ports + " did not form in "
-                        + FORM_TIMEOUT_MS + " ms");
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while forming the test Redis Cluster", e);
-            }
-        }
+        await().alias("the test Redis Cluster on " + ports + " forms").atMost(FORM_TIMEOUT)
+                .pollInterval(Duration.ofMillis(50)).until(() -> ports.stream().allMatch(TestRedisCluster::sawFormed));
     }
 
     private static boolean sawFormed(int port) {
-        try (Jedis jedis = new Jedis("127.0.0.1", port)) {
-            String info = jedis.clusterInfo();
-            return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:" + MASTERS);
-        }
+        String info = onNode("127.0.0.1:" + port, Jedis::clusterInfo);
+        return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:" + MASTERS);
     }
 
     private static int portWithFreeBus() {

@@ -6,7 +6,6 @@ import io.sdmq.testing.TestServices.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 import tools.jackson.databind.JsonNode;
 
 import javax.sql.DataSource;
@@ -16,7 +15,6 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -90,7 +88,7 @@ class RedisClusterIT {
         Map<String, Integer> before = nodesHolding(keyPrefix + ":{b*");
 
         // one key at a time: the keys of different buckets sit in different slots
-        TestRedisCluster.nodes().forEach(node -> onNode(node,
+        TestRedisCluster.nodes().forEach(node -> TestRedisCluster.onNode(node,
                 jedis -> jedis.keys(keyPrefix + ":*").stream().mapToLong(jedis::del).sum()));
         assertThat(nodesHolding(keyPrefix + ":{b*")).isEmpty();
 
@@ -116,18 +114,11 @@ class RedisClusterIT {
     private static Map<String, Integer> nodesHolding(String pattern) {
         Map<String, Integer> counts = new HashMap<>();
         for (String node : TestRedisCluster.nodes()) {
-            int keys = onNode(node, jedis -> jedis.keys(pattern).size());
+            int keys = TestRedisCluster.onNode(node, jedis -> jedis.keys(pattern).size());
             if (keys > 0) {
                 counts.put(node, keys);
             }
         }
         return counts;
-    }
-
-    private static <T> T onNode(String node, Function<Jedis, T> work) {
-        String[] hostPort = node.split(":");
-        try (Jedis jedis = new Jedis(hostPort[0], Integer.parseInt(hostPort[1]))) {
-            return work.apply(jedis);
-        }
     }
 }

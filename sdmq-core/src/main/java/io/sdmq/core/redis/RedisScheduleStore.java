@@ -285,17 +285,13 @@ public final class RedisScheduleStore implements ScheduleStore {
         ScanOptions options = ScanOptions.scanOptions().match(keys.readyPattern()).count(1_000).build();
         redis.execute((RedisCallback<Void>) connection -> {
             try (Cursor<byte[]> cursor = connection instanceof RedisClusterConnection cluster
-                    ? cluster.scan(cluster.clusterGetNodeForKey(bytes(keys.delay())), options)
+                    ? cluster.scan(cluster.clusterGetNodeForKey(keys.delay().getBytes(StandardCharsets.UTF_8)), options)
                     : connection.keyCommands().scan(options)) {
                 cursor.forEachRemaining(key -> topics.add(new String(key, StandardCharsets.UTF_8).substring(start)));
             }
             return null;
         });
         return Collections.unmodifiableSet(topics);
-    }
-
-    private static byte[] bytes(String key) {
-        return key.getBytes(StandardCharsets.UTF_8);
     }
 
     private BucketKeys keys(int bucket) {

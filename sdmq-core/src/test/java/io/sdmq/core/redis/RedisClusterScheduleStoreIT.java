@@ -3,7 +3,6 @@ package io.sdmq.core.redis;
 import io.sdmq.testing.TestRedisCluster;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import redis.clients.jedis.Jedis;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -37,13 +36,9 @@ class RedisClusterScheduleStoreIT extends RedisScheduleStoreIT {
 
         Map<String, String> nodeOfBucket = new HashMap<>();
         for (String node : TestRedisCluster.nodes()) {
-            String[] hostPort = node.split(":");
-            try (Jedis jedis = new Jedis(hostPort[0], Integer.parseInt(hostPort[1]))) {
-                Set<String> keys = jedis.keys(prefix + ":*");
-                for (String key : keys) {
-                    String bucket = key.substring(0, key.indexOf('}') + 1);
-                    assertThat(nodeOfBucket.putIfAbsent(bucket, node)).as(key).isIn(null, node);
-                }
+            for (String key : TestRedisCluster.onNode(node, jedis -> jedis.keys(prefix + ":*"))) {
+                String bucket = key.substring(0, key.indexOf('}') + 1);
+                assertThat(nodeOfBucket.putIfAbsent(bucket, node)).as(key).isIn(null, node);
             }
         }
         assertThat(nodeOfBucket).hasSize(buckets);
