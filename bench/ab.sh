@@ -17,7 +17,7 @@
 #   AB_PROFILE       1 attaches async-profiler (AB_PROFILER_LIB, libasyncProfiler.so from the
 #                    tools.profiler:async-profiler jar) over the measured workloads, collapsed stacks per thread
 #
-# The bench jar comes from sdmq-bench/target (./mvnw -q -Pbench -DskipTests package). All traffic stays on
+# The bench jar comes from sdmq-bench/target (./mvnw -q -DskipTests package). All traffic stays on
 # 127.0.0.1 (port 18090); raw files go to sdmq-bench/target/ab/<label>-<time>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -28,8 +28,8 @@ MD=${BENCH_MD:-BENCHMARKS.md}
 COMMIT=$(git describe --always --dirty)
 LOAD_START=$(uptime)
 
-echo "building (mvnw -Pbench package)"
-./mvnw -q -Pbench -DskipTests package
+echo "building (mvnw package)"
+./mvnw -q -DskipTests package
 JAVA_OPTS="-XX:+UseParallelGC"
 start_side sdmq-server/target/sdmq-server-0.1.0-SNAPSHOT.jar peers 18095 sdmq_peers peers
 # the peers' Redis keys live under $PREFIX too; db-scheduler's database is its own

@@ -47,8 +47,8 @@ LOAD_START=$(uptime)
 
 trap cleanup EXIT
 
-echo "building (mvnw -Pbench package)"
-./mvnw -q -Pbench -DskipTests package
+echo "building (mvnw package)"
+./mvnw -q -DskipTests package
 
 JAVA_OPTS=${SERVER_JAVA_OPTS:--XX:+UseParallelGC}
 if [ "$JFR" = 1 ]; then

@@ -6,7 +6,7 @@
 #   bench/warm.sh [SERVER_JAR] [MESSAGES]     (default: the built server jar, 1 000 000)
 #
 # Needs the local Redis and MariaDB; port 18097, database sdmq_warm, a fresh key prefix, all removed afterwards. The
-# bench jar comes from sdmq-bench/target (./mvnw -q -Pbench -DskipTests package); logs go to sdmq-bench/target/warm/.
+# bench jar comes from sdmq-bench/target (./mvnw -q -DskipTests package); logs go to sdmq-bench/target/warm/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

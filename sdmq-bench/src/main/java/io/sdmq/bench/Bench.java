@@ -21,7 +21,7 @@ import java.util.Map;
  * --peer redisson|db-scheduler --warmup N   run W1, W3 or W4 against a peer instead (see Peers), in this JVM, after a
  *                                           W1 of N messages that is not measured; redisson uses --redis and
  *                                           --prefix, db-scheduler --jdbc (default jdbc:mariadb://127.0.0.1:3306/;
- *                                           it makes the database sdmq_peer)
+ *                                           it makes the database --peer-db, default sdmq_peer)
  * --messages N --producers P --consumers C --rate R --duration S --inflight N --preload N --lead S
  * --drain S (give up once nothing arrived for S seconds past the last due time) --max-drain S
  * --redis redis://127.0.0.1:6379 --prefix sdmq     the server's Redis and key prefix (raw, W5, W6)

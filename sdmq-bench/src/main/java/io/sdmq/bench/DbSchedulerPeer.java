@@ -22,14 +22,14 @@ import java.util.concurrent.LinkedBlockingQueue;
  * db-scheduler on the same MariaDB, as a service would use it: a push schedules a one-time task instance at the
  * message's due time (one durable INSERT), and the scheduler, with one thread per consumer, runs due instances; a
  * run hands its body to the consumers and the scheduler then deletes the row. db-scheduler's defaults otherwise,
- * among them its poll for due executions every 10 s. The database {@value #DATABASE} is made afresh and dropped.
+ * among them its poll for due executions every 10 s. Its database (sdmq_peer unless --peer-db names another) is
+ * made afresh and dropped.
  * It talks to MariaDB through MariaDB's own driver: MySQL's Connector/J, given a timestamp parameter, drops its
  * fractional seconds on a server that announces itself as "5.5.5-…MariaDB", and db-scheduler then ran up to a
  * second early whatever it polled within the second a message fell due in (sdmq binds its times as text for that
  * reason, UtcDateTimeTypeHandler).
  */
 final class DbSchedulerPeer implements Target {
-    static final String DATABASE = "sdmq_peer";
     /**
      * db-scheduler's table as its documentation gives it for MySQL, but for execution_time's explicit default: without
      * one, MariaDB (explicit_defaults_for_timestamp off) makes the column ON UPDATE CURRENT_TIMESTAMP, so every update
@@ -55,6 +55,7 @@ final class DbSchedulerPeer implements Target {
               INDEX priority_execution_time_idx (priority DESC, execution_time ASC))""";
 
     private final String jdbcServer;
+    private final String database;
     private final String user;
     private final String password;
     private final HikariDataSource dataSource;
@@ -63,13 +64,15 @@ final class DbSchedulerPeer implements Target {
     private final LinkedBlockingQueue<String> ran = new LinkedBlockingQueue<>();
     private final ExecutorService background = Executors.newCachedThreadPool();
 
-    DbSchedulerPeer(String jdbcServer, String user, String password, int threads) throws SQLException {
+    DbSchedulerPeer(String jdbcServer, String database, String user, String password, int threads)
+            throws SQLException {
         this.jdbcServer = jdbcServer;
+        this.database = database;
         this.user = user;
         this.password = password;
-        run("DROP DATABASE IF EXISTS " + DATABASE, "CREATE DATABASE " + DATABASE, "USE " + DATABASE, TABLE);
+        run("DROP DATABASE IF EXISTS " + database, "CREATE DATABASE " + database, "USE " + database, TABLE);
         dataSource = new HikariDataSource();
-        dataSource.setJdbcUrl(jdbcServer + DATABASE);
+        dataSource.setJdbcUrl(jdbcServer + database);
         dataSource.setUsername(user);
         dataSource.setPassword(password);
         dataSource.setMaximumPoolSize(32);
@@ -118,6 +121,6 @@ final class DbSchedulerPeer implements Target {
         scheduler.stop();
         dataSource.close();
         background.shutdownNow();
-        run("DROP DATABASE IF EXISTS " + DATABASE);
+        run("DROP DATABASE IF EXISTS " + database);
     }
 }

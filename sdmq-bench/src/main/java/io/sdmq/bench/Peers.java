@@ -22,7 +22,8 @@ final class Peers {
             case "redisson" -> new RedissonPeer(options.text("redis", "redis://127.0.0.1:6379"),
                     options.text("prefix", "sdmqbench-peer"));
             case "db-scheduler" -> new DbSchedulerPeer(options.text("jdbc", "jdbc:mariadb://127.0.0.1:3306/"),
-                    options.text("db-user", "root"), options.text("db-password", ""), options.integer("consumers", 4));
+                    options.text("peer-db", "sdmq_peer"), options.text("db-user", "root"),
+                    options.text("db-password", ""), options.integer("consumers", 4));
             default -> throw new IllegalArgumentException("unknown peer " + peer + "; redisson, db-scheduler");
         };
     }

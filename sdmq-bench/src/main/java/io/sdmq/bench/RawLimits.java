@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * The machine's raw limits, measured with the same Redis and MariaDB the server uses: pipelined ZADD per second
- * (one connection, 1 000 commands per flush, under a dedicated key prefix deleted afterwards) and batched INSERT
- * rows per second (one JDBC connection, autocommit off, one multi-row INSERT of 1 000 rows of the
+ * (one connection, 1 000 commands per flush, on keys of their own under --prefix, deleted afterwards) and batched
+ * INSERT rows per second (one JDBC connection, autocommit off, one multi-row INSERT of 1 000 rows of the
  * {@code sdmq_message} shape and a commit per batch, in a scratch database created and dropped), and the
  * durable commit rate of one connection (one single-row INSERT per transaction). Also the Redis memory floor of the
  * server's layout: bytes per message of a hash entry holding only a 200-byte value plus a zset entry, both keyed by a
@@ -29,8 +29,9 @@ final class RawLimits {
     private RawLimits() {
     }
 
-    static void redisZadd(String redisUrl, int count, Map<String, Object> result) throws IOException {
-        String prefix = "sdmqbench-raw-" + Long.toString(System.currentTimeMillis(), 36);
+    static void redisZadd(String redisUrl, String keyPrefix, int count, Map<String, Object> result)
+            throws IOException {
+        String prefix = keyPrefix + ":raw-" + Long.toString(System.currentTimeMillis(), 36);
         try (Resp redis = new Resp(redisUrl)) {
             long score = System.currentTimeMillis();
             long start = System.nanoTime();
@@ -56,8 +57,9 @@ final class RawLimits {
         }
     }
 
-    static void redisLayoutFloor(String redisUrl, int count, Map<String, Object> result) throws IOException {
-        String prefix = "sdmqbench-floor-" + Long.toString(System.currentTimeMillis(), 36);
+    static void redisLayoutFloor(String redisUrl, String keyPrefix, int count, Map<String, Object> result)
+            throws IOException {
+        String prefix = keyPrefix + ":floor-" + Long.toString(System.currentTimeMillis(), 36);
         String body = "x".repeat(Workloads.BODY_SIZE);
         try (Resp redis = new Resp(redisUrl)) {
             long score = System.currentTimeMillis();

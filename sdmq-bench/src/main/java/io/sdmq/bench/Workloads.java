@@ -110,8 +110,8 @@ final class Workloads {
     /** The raw limits of the server's Redis and of the MariaDB server at jdbcServer, measured with count of each. */
     Map<String, Object> raw(int count, String jdbcServer) throws Exception {
         Map<String, Object> result = new LinkedHashMap<>();
-        RawLimits.redisZadd(redisUrl, count, result);
-        RawLimits.redisLayoutFloor(redisUrl, count, result);
+        RawLimits.redisZadd(redisUrl, prefix, count, result);
+        RawLimits.redisLayoutFloor(redisUrl, prefix, count, result);
         RawLimits.mariadbInsert(jdbcServer, dbUser, dbPassword, count, result);
         return result;
     }

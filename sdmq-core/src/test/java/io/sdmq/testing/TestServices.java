@@ -55,7 +55,7 @@ public final class TestServices {
     private TestServices() {
     }
 
-    /** A JDBC server URL without database, with its user and password. */
+    /** A JDBC URL, with its user and password. */
     public record TestDatabase(String jdbcUrl, String user, String password) {
         public DataSource dataSource() {
             HikariConfig config = new HikariConfig();
@@ -181,6 +181,12 @@ public final class TestServices {
             Flyway.configure().dataSource(migrator).locations("classpath:db/migration").load().migrate();
         }
         return db;
+    }
+
+    /** The MariaDB/MySQL server the tests use: its JDBC URL ends in "/", with no database after it. */
+    public static TestDatabase server() {
+        String[] server = jdbcServer();
+        return new TestDatabase(server[0], server[1], server[2]);
     }
 
     private static synchronized String[] jdbcServer() {

@@ -1,5 +1,6 @@
 package io.sdmq.server;
 
+import io.sdmq.testing.ServerJar;
 import io.sdmq.testing.TestServices.TestDatabase;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -25,12 +26,7 @@ final class RunningServer implements ServerUnderTest, AutoCloseable {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("server.port", "0");
         props.put("server.address", "127.0.0.1");
-        props.put("spring.datasource.url", db.jdbcUrl());
-        props.put("spring.datasource.username", db.user());
-        props.put("spring.datasource.password", db.password());
-        props.put("spring.data.redis.url", redisUrl);
-        props.put("sdmq.key-prefix", keyPrefix);
-        props.putAll(extra);
+        props.putAll(ServerJar.properties(db, redisUrl, keyPrefix, extra));
         ConfigurableApplicationContext context = new SpringApplicationBuilder(SdmqServerApplication.class)
                 .run(props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
                         .toArray(String[]::new));

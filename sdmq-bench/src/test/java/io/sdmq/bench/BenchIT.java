@@ -1,0 +1,169 @@
+package io.sdmq.bench;
+
+import io.sdmq.testing.ServerJar;
+import io.sdmq.testing.TestServices;
+import io.sdmq.testing.TestServices.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The benchmark as bench/run.sh and bench/peers.sh run it, at a few hundred messages: the bench's main against a
+ * server jar on the test services, and against the peers that run in the bench's JVM. Each workload must come out
+ * valid, with every message delivered once and none early; the figures themselves belong in BENCHMARKS.md, not here.
+ */
+class BenchIT {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @TempDir
+    static Path dir;
+    private static TestDatabase db;
+    private static String prefix;
+    private static ServerJar.Started server;
+
+    @BeforeAll
+    static void startServer() {
+        db = TestServices.freshDatabase();
+        prefix = TestServices.freshKeyPrefix();
+        server = ServerJar.start(ServerJar.properties(db, TestServices.redisUrl(), prefix,
+                Map.of("sdmq.recovery.auto-restore", "false")));
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.process().destroy();
+        }
+    }
+
+    @Test
+    void burstOfSinglePushes() throws Exception {
+        JsonNode w1 = sdmq("W1", "--messages", "300", "--producers", "2", "--consumers", "2");
+
+        assertDeliveredOnce(w1, 300);
+        assertThat(w1.path("pushRate").asLong()).isPositive();
+        assertThat(w1.path("serverMovedCount").asInt()).isEqualTo(300);
+        assertThat(w1.path("serverPoppedCount").asInt()).isEqualTo(300);
+        assertThat(w1.path("serverCpuSeconds").asDouble()).isPositive();
+    }
+
+    @Test
+    void batchPushes() throws Exception {
+        JsonNode w2 = sdmq("W2", "--messages", "2000", "--producers", "2", "--consumers", "2");
+
+        assertDeliveredOnce(w2, 2000);
+        assertThat(w2.path("perCall").asInt()).isEqualTo(1000);
+    }
+
+    @Test
+    void steadyRate() throws Exception {
+        JsonNode w3 = sdmq("W3", "--rate", "50", "--duration", "4", "--consumers", "2");
+
+        assertDeliveredOnce(w3, 200);
+        assertThat(w3.path("targetRate").asInt()).isEqualTo(50);
+    }
+
+    @Test
+    void thunderingHerd() throws Exception {
+        JsonNode w4 = sdmq("W4", "--messages", "500", "--lead", "3", "--producers", "2", "--consumers", "2");
+
+        assertDeliveredOnce(w4, 500);
+        assertThat(w4.path("pushedBeforeDueSecond").asBoolean()).isTrue();
+        assertThat(w4.path("lastDeliveryAfterDueSecondMs").isNumber()).isTrue();
+    }
+
+    @Test
+    void scaleAfterAPreloadAndRestoreAfterTheBucketKeysAreDeleted() throws Exception {
+        JsonNode w5 = sdmq("W5", "--messages", "200", "--preload", "1000", "--producers", "2", "--consumers", "2");
+
+        assertDeliveredOnce(w5, 200);
+        assertThat(w5.path("preloaded").asInt()).isEqualTo(1000);
+        assertThat(w5.path("redisBytesPerPending").asLong()).isPositive();
+
+        JsonNode w6 = sdmq("W6", "--preload", "500");
+
+        assertThat(w6.path("valid").asBoolean()).isTrue();
+        assertThat(w6.path("lost").asLong()).isZero();
+        assertThat(w6.path("pendingAfterFlush").asLong()).isZero();
+        assertThat(w6.path("pendingBefore").asLong()).isGreaterThanOrEqualTo(1500);
+        assertThat(w6.path("pendingAfter").asLong()).isEqualTo(w6.path("pendingBefore").asLong());
+        assertThat(w6.path("restored").asLong()).isEqualTo(w6.path("pendingBefore").asLong());
+    }
+
+    @Test
+    void rawLimitsOfTheSameRedisAndMariaDb() throws Exception {
+        JsonNode raw = bench("raw", "--messages", "2000", "--jdbc", TestServices.server().jdbcUrl(),
+                "--db-user", db.user(), "--db-password", db.password());
+
+        assertThat(raw.path("zaddPerSecond").asLong()).isPositive();
+        assertThat(raw.path("insertRowsPerSecond").asLong()).isPositive();
+        assertThat(raw.path("commitsPerSecond").asLong()).isPositive();
+        // a hash entry holding the 200-byte body plus a zset entry cannot take less than the body
+        assertThat(raw.path("layoutFloorBytesPerMessage").asLong()).isGreaterThan(Workloads.BODY_SIZE);
+    }
+
+    @Test
+    void peersRunTheSameWorkloadAndTheComparisonPutsThemBesideSdmq() throws Exception {
+        Path results = dir.resolve("peers.jsonl");
+        JsonNode sdmq = sdmq("W1", "--messages", "200", "--label", "sdmq", "--out", results.toString());
+        JsonNode redisson = bench("W1", "--peer", "redisson", "--label", "redisson", "--messages", "200",
+                "--prefix", prefix + ":redisson", "--out", results.toString());
+        String peerDb = "sdmq_t_peer_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        JsonNode dbScheduler = bench("W1", "--peer", "db-scheduler", "--label", "db-scheduler", "--messages", "200",
+                "--jdbc", TestServices.server().jdbcUrl().replace("jdbc:mysql:", "jdbc:mariadb:"), "--peer-db", peerDb,
+                "--db-user", db.user(), "--db-password", db.password(), "--out", results.toString());
+
+        for (JsonNode run : List.of(sdmq, redisson, dbScheduler)) {
+            assertDeliveredOnce(run, 200);
+        }
+        String comparison = Report.comparison(Files.readAllLines(results));
+        assertThat(comparison).contains("| sdmq |", "| redisson |", "| db-scheduler |");
+        assertThat(Report.markdown(Files.readAllLines(results)))
+                .contains("| sdmq (4 producers) | 200 |", "| redisson (4 producers) | 200 |");
+    }
+
+    private static void assertDeliveredOnce(JsonNode run, int messages) {
+        assertThat(run.path("pushed").asInt()).as("pushed").isEqualTo(messages);
+        assertThat(run.path("delivered").asInt()).as("delivered").isEqualTo(messages);
+        assertThat(run.path("lost").asInt()).as("lost").isZero();
+        assertThat(run.path("early").asLong()).as("early").isZero();
+        assertThat(run.path("duplicates").asLong()).as("duplicates").isZero();
+        assertThat(run.path("valid").asBoolean()).as("valid").isTrue();
+        assertThat(run.path("latenessP99Ms").asDouble()).as("p99").isGreaterThanOrEqualTo(0);
+    }
+
+    /** A workload against the server, with its status log read for the server-side lateness. */
+    private static JsonNode sdmq(String workload, String... options) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--url", server.url(), "--server-pid",
+                Long.toString(server.process().pid()), "--server-db", db.jdbcUrl(), "--db-user", db.user(),
+                "--db-password", db.password()));
+        args.addAll(List.of(options));
+        return bench(workload, args.toArray(String[]::new));
+    }
+
+    /** Runs the bench's main on one workload; answers the JSON line it appended to its results file. */
+    private static JsonNode bench(String workload, String... options) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--workload", workload, "--redis", TestServices.redisUrl(),
+                "--prefix", prefix, "--drain", "15"));
+        args.addAll(List.of(options));
+        if (!args.contains("--out")) {
+            args.addAll(List.of("--out", dir.resolve(workload + ".jsonl").toString()));
+        }
+        Bench.main(args.toArray(String[]::new));
+        Path out = Path.of(args.get(args.indexOf("--out") + 1));
+        List<String> lines = Files.readAllLines(out);
+        return JSON.readTree(lines.get(lines.size() - 1));
+    }
+}
