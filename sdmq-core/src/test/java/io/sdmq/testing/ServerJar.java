@@ -1,11 +1,10 @@
 package io.sdmq.testing;
 
+import io.sdmq.embedded.FreePort;
 import io.sdmq.testing.TestServices.TestDatabase;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -59,7 +58,7 @@ public final class ServerJar {
      * {@code /actuator/health} answers 200; kills the process if it does not.
      */
     public static Started start(Map<String, ?> properties) {
-        int port = freePort();
+        int port = FreePort.find();
         Path target = moduleDir().resolve("target");
         Path log = target.resolve("server-process-" + port + ".log");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -122,14 +121,6 @@ public final class ServerJar {
             return jars.get(0);
         } catch (IOException e) {
             throw new UncheckedIOException("could not list " + target + " (run mvn package)", e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free loopback port", e);
         }
     }
 }
