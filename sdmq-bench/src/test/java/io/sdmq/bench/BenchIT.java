@@ -44,7 +44,7 @@ class BenchIT {
     @AfterAll
     static void stopServer() {
         if (server != null) {
-            server.process().destroy();
+            server.close();
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
@@ -28,15 +29,95 @@ import static org.awaitility.Awaitility.await;
  */
 public final class ServerJar {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private ServerJar() {
     }
 
-    /** A started server: its process, port and log file. */
-    public record Started(Process process, int port, Path log) {
+    /**
+     * A started server: its process, port and log file. A hook kills it if the test JVM exits first; {@link #stop}
+     * and {@link #kill9} wait until it is gone.
+     */
+    public static final class Started implements AutoCloseable {
+        private final Process process;
+        private final int port;
+        private final Path log;
+        private final Thread killOnExit;
+
+        private Started(Process process, int port, Path log) {
+            this.process = process;
+            this.port = port;
+            this.log = log;
+            this.killOnExit = new Thread(process::destroyForcibly, "kill-server-" + port);
+            Runtime.getRuntime().addShutdownHook(killOnExit);
+        }
+
+        public Process process() {
+            return process;
+        }
+
+        public int port() {
+            return port;
+        }
+
+        public Path log() {
+            return log;
+        }
+
         public String url() {
-            return "http://127.0.0.1:" + port;
+            return ServerJar.url(port);
+        }
+
+        /** SIGKILL on Linux: no shutdown hook runs, nothing is flushed; waits until it is gone; its exit code. */
+        public int kill9() {
+            process.destroyForcibly();
+            return waitForExit();
+        }
+
+        /** SIGTERM: a graceful Spring shutdown; SIGKILL if it takes longer than 30 s. Answers the exit code. */
+        public int stop() {
+            process.destroy();
+            try {
+                if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+            return waitForExit();
+        }
+
+        private int waitForExit() {
+            try {
+                if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new IllegalStateException("server process " + process.pid() + " did not exit after SIGKILL");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for server process " + process.pid(), e);
+            }
+            removeKillOnExit();
+            return process.exitValue();
+        }
+
+        private void removeKillOnExit() {
+            try {
+                Runtime.getRuntime().removeShutdownHook(killOnExit);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook kills a process that is already gone
+            }
+        }
+
+        /** Stops the server if it still runs. */
+        @Override
+        public void close() {
+            if (process.isAlive()) {
+                stop();
+            } else {
+                removeKillOnExit();
+            }
         }
     }
 
@@ -73,23 +154,26 @@ public final class ServerJar {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + command, e);
         }
-        Started started = new Started(process, port, log);
         try {
             await().atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
                 if (!process.isAlive()) {
                     throw new IllegalStateException("the server exited with " + process.exitValue() + "; see " + log);
                 }
-                return answersHealthy(started);
+                return answersHealthy(port);
             });
         } catch (RuntimeException | Error e) {
             process.destroyForcibly();
             throw e;
         }
-        return started;
+        return new Started(process, port, log);
     }
 
-    private static boolean answersHealthy(Started server) {
-        HttpRequest health = HttpRequest.newBuilder(URI.create(server.url() + "/actuator/health"))
+    private static String url(int port) {
+        return "http://127.0.0.1:" + port;
+    }
+
+    private static boolean answersHealthy(int port) {
+        HttpRequest health = HttpRequest.newBuilder(URI.create(url(port) + "/actuator/health"))
                 .timeout(Duration.ofSeconds(5)).build();
         try {
             return HTTP.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;

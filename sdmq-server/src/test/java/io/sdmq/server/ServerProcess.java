@@ -4,27 +4,16 @@ import io.sdmq.testing.ServerJar;
 import io.sdmq.testing.TestServices.TestDatabase;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /** The packaged server jar run as its own JVM ({@link ServerJar}), so a test can kill it with SIGKILL. */
 final class ServerProcess implements ServerUnderTest, AutoCloseable {
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
-
-    private final Process process;
-    private final int port;
-    private final Path log;
+    private final ServerJar.Started server;
     private final HttpApi http;
-    private final Thread killOnExit;
 
-    private ServerProcess(Process process, int port, Path log) {
-        this.process = process;
-        this.port = port;
-        this.log = log;
-        this.http = new HttpApi("http://127.0.0.1:" + port);
-        this.killOnExit = new Thread(process::destroyForcibly, "kill-server-" + port);
-        Runtime.getRuntime().addShutdownHook(killOnExit);
+    private ServerProcess(ServerJar.Started server) {
+        this.server = server;
+        this.http = new HttpApi(server.url());
     }
 
     /** Starts a server on this database, Redis and key prefix, with {@code extra} properties on top. */
@@ -34,24 +23,23 @@ final class ServerProcess implements ServerUnderTest, AutoCloseable {
 
     /** Starts {@code java -jar} on the server jar with each property as {@code --name=value}; waits until healthy. */
     static ServerProcess start(Map<String, ?> properties) {
-        ServerJar.Started started = ServerJar.start(properties);
-        return new ServerProcess(started.process(), started.port(), started.log());
+        return new ServerProcess(ServerJar.start(properties));
     }
 
     int port() {
-        return port;
+        return server.port();
     }
 
     long pid() {
-        return process.pid();
+        return server.process().pid();
     }
 
     Path log() {
-        return log;
+        return server.log();
     }
 
     boolean isAlive() {
-        return process.isAlive();
+        return server.process().isAlive();
     }
 
     @Override
@@ -59,53 +47,18 @@ final class ServerProcess implements ServerUnderTest, AutoCloseable {
         return http;
     }
 
-    /** SIGKILL on Linux: no shutdown hook runs, nothing is flushed; waits until the process is gone; its exit code. */
+    /** SIGKILL: see {@link ServerJar.Started#kill9}. */
     int kill9() {
-        process.destroyForcibly();
-        return waitForExit();
+        return server.kill9();
     }
 
-    /** SIGTERM: a graceful Spring shutdown; SIGKILL if it takes longer than 30 s. Answers the exit code. */
+    /** SIGTERM, then SIGKILL after 30 s: see {@link ServerJar.Started#stop}. */
     int stop() {
-        process.destroy();
-        try {
-            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        return waitForExit();
-    }
-
-    private int waitForExit() {
-        try {
-            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("server process " + process.pid() + " did not exit after SIGKILL");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for server process " + process.pid(), e);
-        }
-        removeKillOnExit();
-        return process.exitValue();
-    }
-
-    private void removeKillOnExit() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(killOnExit);
-        } catch (IllegalStateException e) {
-            // the JVM is shutting down: the hook kills a process that is already gone
-        }
+        return server.stop();
     }
 
     @Override
     public void close() {
-        if (process.isAlive()) {
-            stop();
-        } else {
-            removeKillOnExit();
-        }
+        server.close();
     }
 }
