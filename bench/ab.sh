@@ -8,7 +8,8 @@
 #   bench/ab.sh SERVER_JAR LABEL
 #
 #   AB_WORKLOADS     workloads with their size (default "W1:10000 W3:30"): W1, W2, W4, W5 take a message count,
-#                    W3 a duration in seconds at 1 000 msgs/s, W6 how many to preload before the restore
+#                    W3 a duration in seconds at 1 000 msgs/s, or at another rate as in W3:30@500, W6 how many to
+#                    preload before the restore
 #   AB_JAVA_OPTS     extra server JVM options (the parallel collector is always on, as in bench/run.sh)
 #   AB_SERVER_ARGS   extra server arguments, e.g. --sdmq.consumer.blocking-wait=0
 #   AB_WARMUP        0 skips the warm-ups (default 1)
@@ -53,7 +54,10 @@ for workload in ${AB_WORKLOADS:-W1:10000 W3:30}; do
     # shellcheck disable=SC2086 # a list of pids
     before="$(cpu_ticks $SERVER_PIDS)"
     case $name in
-        W3) bench --workload W3 --rate 1000 --duration "$size" --inflight 256 --consumers 4 --out "$OUT/results.jsonl" ;;
+        W3) rate=1000
+            [[ $size == *@* ]] && rate=${size#*@}
+            bench --workload W3 --rate "$rate" --duration "${size%@*}" --inflight 256 --consumers 4 \
+                --out "$OUT/results.jsonl" ;;
         W6) bench --workload W6 --preload "$size" --out "$OUT/results.jsonl" ;;
         *) bench --workload "$name" --messages "$size" --producers 4 --consumers 4 --out "$OUT/results.jsonl" ;;
     esac
