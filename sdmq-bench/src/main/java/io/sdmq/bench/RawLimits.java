@@ -107,10 +107,11 @@ final class RawLimits {
                 statement.execute("USE " + database);
                 statement.execute(MESSAGE_TABLE);
                 try (ResultSet settings = statement.executeQuery(
-                        "SELECT @@version, @@innodb_flush_log_at_trx_commit")) {
+                        "SELECT @@version, @@innodb_flush_log_at_trx_commit, @@innodb_buffer_pool_size")) {
                     settings.next();
                     result.put("mariadbVersion", settings.getString(1));
                     result.put("innodbFlushLogAtTrxCommit", settings.getInt(2));
+                    result.put("innodbBufferPoolMiB", settings.getLong(3) >> 20);
                 }
                 connection.setAutoCommit(false);
                 int rows = (count + BATCH - 1) / BATCH * BATCH;

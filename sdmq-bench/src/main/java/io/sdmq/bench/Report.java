@@ -41,9 +41,9 @@ final class Report {
                     raw.path("redisVersion").asString()));
             md.append(String.format(Locale.ROOT, "| MariaDB batched INSERT rows | %s | %s rows of the sdmq_message "
                             + "shape, 1 000 per statement, a commit each, one connection, %s, "
-                            + "innodb_flush_log_at_trx_commit=%d |%n", count(insert),
+                            + "innodb_flush_log_at_trx_commit=%d, buffer pool %d MiB |%n", count(insert),
                     count(raw.path("insertRows").asDouble()), raw.path("mariadbVersion").asString(),
-                    raw.path("innodbFlushLogAtTrxCommit").asInt()));
+                    raw.path("innodbFlushLogAtTrxCommit").asInt(), raw.path("innodbBufferPoolMiB").asLong()));
             md.append(String.format(Locale.ROOT, "| MariaDB durable commits (one row each) | %s | %s transactions, "
                     + "one connection: the fsync bound on any one writer |%n",
                     count(raw.path("commitsPerSecond").asDouble()), count(raw.path("commits").asDouble())));

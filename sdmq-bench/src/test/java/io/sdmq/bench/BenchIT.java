@@ -110,6 +110,7 @@ class BenchIT {
         assertThat(raw.path("zaddPerSecond").asLong()).isPositive();
         assertThat(raw.path("insertRowsPerSecond").asLong()).isPositive();
         assertThat(raw.path("commitsPerSecond").asLong()).isPositive();
+        assertThat(raw.path("innodbBufferPoolMiB").asLong()).isPositive();
         // a hash entry holding the 200-byte body plus a zset entry cannot take less than the body
         assertThat(raw.path("layoutFloorBytesPerMessage").asLong()).isGreaterThan(Workloads.BODY_SIZE);
     }
