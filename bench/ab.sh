@@ -10,6 +10,7 @@
 #   AB_WORKLOADS     workloads with their size (default "W1:10000 W3:30"): W1, W2, W4, W5 take a message count,
 #                    W3 a duration in seconds at 1 000 msgs/s, or at another rate as in W3:30@500, W6 how many to
 #                    preload before the restore
+#   AB_PRODUCERS     producers of W1, W2, W4 and W5 (default 4, as the issue has them)
 #   AB_JAVA_OPTS     extra server JVM options (the parallel collector is always on, as in bench/run.sh)
 #   AB_SERVER_ARGS   extra server arguments, e.g. --sdmq.consumer.blocking-wait=0
 #   AB_WARMUP        0 skips the warm-ups (default 1)
@@ -59,7 +60,8 @@ for workload in ${AB_WORKLOADS:-W1:10000 W3:30}; do
             bench --workload W3 --rate "$rate" --duration "${size%@*}" --inflight 256 --consumers 4 \
                 --out "$OUT/results.jsonl" ;;
         W6) bench --workload W6 --preload "$size" --out "$OUT/results.jsonl" ;;
-        *) bench --workload "$name" --messages "$size" --producers 4 --consumers 4 --out "$OUT/results.jsonl" ;;
+        *) bench --workload "$name" --messages "$size" --producers "${AB_PRODUCERS:-4}" --consumers 4 \
+               --out "$OUT/results.jsonl" ;;
     esac
     # shellcheck disable=SC2086 # a list of pids
     after="$(cpu_ticks $SERVER_PIDS)"
