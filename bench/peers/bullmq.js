@@ -1,12 +1,14 @@
-// BullMQ on the same Redis, driven as sdmq-bench drives sdmq (W1, W3, W4), printing one JSON line with the same
-// fields: producers add delayed jobs (one per call; W4 1 000 per addBulk call, all due within one second), workers
-// with concurrency 1 take them, and the lateness of a job is the time its processor starts minus its due time (in
-// its body, `seq|due|xxx…`, as sdmq-bench's bodies).
+// BullMQ on the same Redis, driven as sdmq-bench drives sdmq (W1 to W5), printing one JSON line with the same
+// fields: producers add delayed jobs (one per call; W2 and W4 1 000 per addBulk call, W4's all due within one
+// second; W5 is W1 after `preload` jobs due tomorrow were added to a queue no worker takes), workers with concurrency
+// 1 take them, and the lateness of a job is the time its processor starts minus its due time (in its body,
+// `seq|due|xxx…`, as sdmq-bench's bodies). W5 also reports the Redis bytes per preloaded job: MEMORY USAGE of every
+// key under the prefix, after the preload against before it.
 // BullMQ's defaults otherwise; completed jobs are removed, as a queue that runs for long must.
 //
-//   node bench/peers/bullmq.js --workload W1|W3|W4 [--messages 100000 --producers 4] [--rate 1000 --duration 60]
-//     [--consumers 4 --inflight 256 --drain 30 --warmup N --redis redis://127.0.0.1:6379 --prefix P --label L
-//      --out results.jsonl --mariadb-pid PID --redis-pid PID]
+//   node bench/peers/bullmq.js --workload W1|W2|W3|W4|W5 [--messages 100000 --producers 4] [--rate 1000
+//     --duration 60] [--preload 1000000] [--consumers 4 --inflight 256 --drain 30 --warmup N
+//     --redis redis://127.0.0.1:6379 --prefix P --label L --out results.jsonl --mariadb-pid PID --redis-pid PID]
 'use strict';
 const fs = require('fs');
 const { Queue, Worker } = require('bullmq');
@@ -163,6 +165,60 @@ async function deliver(workload, messages, batch, rate, dueOf) {
   return { result, pushEnd, lastReceived: firstReceived.reduce((a, b) => Math.max(a, b), 0) };
 }
 
+/** Bytes Redis reports for every key under the prefix (MEMORY USAGE, every element counted). */
+async function prefixBytes(client) {
+  let total = 0;
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) {
+      const pipeline = client.pipeline();
+      for (const key of keys) pipeline.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
+      for (const [error, bytes] of await pipeline.exec()) if (!error && bytes) total += Number(bytes);
+    }
+  } while (cursor !== '0');
+  return total;
+}
+
+/** Adds `count` jobs due tomorrow to a queue no worker takes, 1 000 per addBulk call from the producers. */
+async function preload(count) {
+  const queue = new Queue(`preload-${Date.now().toString(36)}`, { connection, prefix });
+  await queue.waitUntilReady();
+  const client = await queue.client;
+  const before = await prefixBytes(client);
+  const calls = Math.ceil(count / 1000);
+  let next = 0;
+  let preloaded = 0;
+  let preloadErrors = 0;
+  const started = micros();
+  await Promise.all(Array.from({ length: num('producers', 4) }, async () => {
+    for (let call = next++; call < calls; call = next++) {
+      const jobs = [];
+      for (let seq = call * 1000; seq < Math.min(count, (call + 1) * 1000); seq++) {
+        const delay = 86400000 + uniform(0, 3600000);
+        jobs.push({ name: 'm', data: { b: body(seq, Date.now() + delay) }, opts: { delay } });
+      }
+      try {
+        await queue.addBulk(jobs);
+        preloaded += jobs.length;
+      } catch (e) {
+        preloadErrors += jobs.length;
+      }
+    }
+  }));
+  const seconds = (micros() - started) / 1e6;
+  const after = await prefixBytes(client);
+  return {
+    queue,
+    fields: {
+      preloaded, preloadErrors, preloadSeconds: Math.round(seconds * 1000) / 1000,
+      preloadRate: Math.round(preloaded / seconds),
+      redisBytesPerPending: preloaded === 0 ? null : Math.round((after - before) / preloaded),
+    },
+  };
+}
+
 async function main() {
   const workload = opt('workload', 'W1');
   const warmup = num('warmup', 0);
@@ -173,6 +229,14 @@ async function main() {
   let result;
   if (workload === 'W1') {
     ({ result } = await deliver('W1', num('messages', 100000), 1, 0, (now) => now + uniform(2000, 10000)));
+  } else if (workload === 'W2') {
+    ({ result } = await deliver('W2', num('messages', 500000), 1000, 0, (now) => now + uniform(2000, 10000)));
+  } else if (workload === 'W5') {
+    const loaded = await preload(num('preload', 1000000));
+    ({ result } = await deliver('W5', num('messages', 100000), 1, 0, (now) => now + uniform(2000, 10000)));
+    Object.assign(result, loaded.fields);
+    await loaded.queue.obliterate({ force: true });
+    await loaded.queue.close();
   } else if (workload === 'W3') {
     const rate = num('rate', 1000);
     ({ result } = await deliver('W3', rate * num('duration', 60), 1, rate, (now) => now + uniform(1000, 5000)));
@@ -187,7 +251,7 @@ async function main() {
     result.lastDeliveryAfterDueSecondMs = run.lastReceived === 0 ? null
       : Math.floor(run.lastReceived / 1000) - (second + 1000);
   } else {
-    throw new Error(`a peer runs W1, W3 or W4, not ${workload}`);
+    throw new Error(`a peer runs W1 to W5, not ${workload}`);
   }
   const used = process.cpuUsage(cpu);
   result.benchCpuSeconds = Math.round((used.user + used.system) / 1000) / 1000;

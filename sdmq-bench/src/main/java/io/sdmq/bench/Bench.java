@@ -18,7 +18,7 @@ import java.util.Map;
  * <pre>
  * --workload raw|W1|W2|W3|W4|W5|W6   what to run (raw: Redis ZADD and MariaDB INSERT limits, Redis layout floor)
  * --url http://127.0.0.1:8080       the server
- * --peer redisson|db-scheduler --warmup N   run W1, W3 or W4 against a peer instead (see Peers), in this JVM, after a
+ * --peer redisson|db-scheduler --warmup N   run W1 to W5 against a peer instead (see Peers), in this JVM, after a
  *                                           W1 of N messages that is not measured; redisson uses --redis and
  *                                           --prefix, db-scheduler --jdbc (default jdbc:mariadb://127.0.0.1:3306/;
  *                                           it makes the database --peer-db, default sdmq_peer)
@@ -62,12 +62,13 @@ public final class Bench {
         String workload = options.text("workload", "W1");
         String peer = options.text("peer", "");
         Map<String, Object> result;
-        try (Target target = peer.isEmpty() ? new SdmqClient(options.text("url", "http://127.0.0.1:8080"))
+        try (Target target = peer.isEmpty()
+                ? new SdmqClient(options.text("url", "http://127.0.0.1:8080"), options.text("prefix", "sdmq"))
                 : Peers.open(peer, options)) {
             Workloads workloads = new Workloads(target, options);
             if (!peer.isEmpty()) {
-                if (!List.of("W1", "W3", "W4").contains(workload)) {
-                    throw new IllegalArgumentException("a peer runs W1, W3 or W4, not " + workload);
+                if (!List.of("W1", "W2", "W3", "W4", "W5").contains(workload)) {
+                    throw new IllegalArgumentException("a peer runs W1 to W5, not " + workload);
                 }
                 int warmup = options.integer("warmup", 0);
                 if (warmup > 0) {

@@ -66,6 +66,12 @@ final class RedissonPeer implements Target {
         return Math.max(0, message.deliverAt() - System.currentTimeMillis());
     }
 
+    /** The queues and Redisson's delayed-queue keys, which wrap a queue's name: "redisson_delay_queue:{name}". */
+    @Override
+    public String redisKeys() {
+        return "*" + prefix + ":*";
+    }
+
     @Override
     public List<Delivered> get(String topic, int timeoutMs, int count) throws IOException {
         return Peers.take(queue(topic), timeoutMs, count);

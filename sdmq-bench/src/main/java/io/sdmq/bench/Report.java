@@ -4,6 +4,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -111,8 +112,8 @@ final class Report {
             "bullmq", "Redis only");
 
     /**
-     * sdmq beside the peers of one bench/peers.sh run: per target (its label) its W1, W3 and W4, and the ratios that
-     * say by how much sdmq leads (above 1) or trails (below 1).
+     * sdmq beside the peers of one bench/peers.sh run: per target (its label) its W1, W3 and W4, then (when the run
+     * has them) its W2 and W5, and the ratios that say by how much sdmq leads (above 1) or trails (below 1).
      */
     static String comparison(List<String> lines) {
         Map<String, Map<String, JsonNode>> byTarget = new LinkedHashMap<>();
@@ -134,6 +135,23 @@ final class Report {
                     count(raw.path("zaddPerSecond").asDouble()), count(raw.path("insertRowsPerSecond").asDouble()),
                     count(raw.path("commitsPerSecond").asDouble())));
         }
+        boolean deliveries = has(byTarget, "W1", "W3", "W4");
+        if (deliveries) {
+            deliveries(md, byTarget, sdmq);
+        }
+        if (has(byTarget, "W2", "W5")) {
+            batchAndScale(deliveries ? md.append('\n') : md, byTarget, sdmq);
+        }
+        return md.toString();
+    }
+
+    private static boolean has(Map<String, Map<String, JsonNode>> byTarget, String... workloads) {
+        return byTarget.values().stream().anyMatch(runs -> Arrays.stream(workloads).anyMatch(runs::containsKey));
+    }
+
+    /** W1, W3 and W4 of each target, with what every acknowledged message was kept in. */
+    private static void deliveries(StringBuilder md, Map<String, Map<String, JsonNode>> byTarget,
+            Map<String, JsonNode> sdmq) {
         md.append("| target | keeps messages in | W1 push msgs/s | W1 lateness p50 / p99 / "
                 + "p99.9 ms | W3 lateness p50 / p99 / p99.9 ms | W4 last delivery after the due second, ms | lost / "
                 + "early / dup, W1; W3; W4 | CPU ms per message, all processes, W1; W3; W4 | sdmq's push ÷ this | "
@@ -154,7 +172,38 @@ final class Report {
                     lead(sdmq.get("W3"), w3, "latenessP99Ms", true),
                     lead(sdmq.get("W4"), w4, "lastDeliveryAfterDueSecondMs", true)));
         });
-        return md.toString();
+    }
+
+    /** W2 and W5 of each target: batch pushes, and W1 beside a large backlog, with what the backlog costs Redis. */
+    private static void batchAndScale(StringBuilder md, Map<String, Map<String, JsonNode>> byTarget,
+            Map<String, JsonNode> sdmq) {
+        md.append(String.format(Locale.ROOT, "| target | W2 push msgs/s (1 000 per call) | W2 lateness p50 / p99 / "
+                + "p99.9 ms | W5 push msgs/s, ÷ its W1's | W5 lateness p99 ms, ÷ its W1's | Redis bytes per pending "
+                + "message | lost / early / dup, W2; W5 | sdmq's W2 push ÷ this | this W5 bytes ÷ sdmq's |%n"
+                + "|---|---:|---|---|---|---:|---|---:|---:|%n"));
+        byTarget.forEach((target, runs) -> {
+            JsonNode w1 = runs.get("W1");
+            JsonNode w2 = runs.get("W2");
+            JsonNode w5 = runs.get("W5");
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s; %s | %s | %s |%n", target,
+                    w2 == null ? "–" : count(w2.path("pushRate").asDouble()),
+                    w2 == null ? "–" : percentiles(w2),
+                    w5 == null ? "–" : count(w5.path("pushRate").asDouble()) + ", " + ratioOf(w5, w1, "pushRate"),
+                    w5 == null ? "–" : String.format(Locale.ROOT, "%.2f, %s", w5.path("latenessP99Ms").asDouble(),
+                            ratioOf(w5, w1, "latenessP99Ms")),
+                    w5 == null || !w5.path("redisBytesPerPending").isNumber() ? "–"
+                            : count(w5.path("redisBytesPerPending").asDouble()),
+                    faults(w2), faults(w5), lead(sdmq.get("W2"), w2, "pushRate", false),
+                    lead(sdmq.get("W5"), w5, "redisBytesPerPending", true)));
+        });
+    }
+
+    /** field of a run over the same field of another run of the same target, or a dash. */
+    private static String ratioOf(JsonNode run, JsonNode base, String field) {
+        if (base == null || base.path(field).asDouble() <= 0) {
+            return "–";
+        }
+        return String.format(Locale.ROOT, "%.2f×", run.path(field).asDouble() / base.path(field).asDouble());
     }
 
     private static String percentiles(JsonNode r) {
@@ -310,7 +359,7 @@ final class Report {
         return limit <= 0 ? "–" : String.format(Locale.ROOT, "%.3f", value / limit);
     }
 
-    private static String count(double value) {
+    static String count(double value) {
         return String.format(Locale.ROOT, "%,d", Math.round(value)).replace(',', ' ');
     }
 }

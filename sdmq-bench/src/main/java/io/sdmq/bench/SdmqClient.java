@@ -29,9 +29,18 @@ final class SdmqClient implements Target {
         return thread;
     });
     private final Http1Client http;
+    private final String prefix;
 
-    SdmqClient(String url) {
+    /** The server at url, whose Redis keys begin with prefix. */
+    SdmqClient(String url, String prefix) {
         this.http = new Http1Client(URI.create(url));
+        this.prefix = prefix;
+    }
+
+    /** The bucket keys; they leave out the worker lease. */
+    @Override
+    public String redisKeys() {
+        return prefix + ":{b*";
     }
 
     /** POST /push of one message, or /push/batch of several; true when the server answered 200 (with every id). */

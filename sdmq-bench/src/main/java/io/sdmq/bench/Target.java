@@ -34,6 +34,11 @@ interface Target extends AutoCloseable {
         return CompletableFuture.completedFuture(0);
     }
 
+    /** The SCAN pattern of the Redis keys that hold this target's messages; null when it keeps none in Redis. */
+    default String redisKeys() {
+        return null;
+    }
+
     /** Waits until the target has written what it queued before; answers the seconds waited. */
     default double settle() throws Exception {
         return 0;

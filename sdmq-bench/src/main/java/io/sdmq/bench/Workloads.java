@@ -90,20 +90,25 @@ final class Workloads {
         return result;
     }
 
-    /** W5 scale: W1 again after preloading messages due tomorrow; also Redis bytes per pending message. */
+    /**
+     * W5 scale: W1 again after preloading messages due tomorrow; also the Redis bytes per pending message, when the
+     * target keeps its messages in Redis.
+     */
     Map<String, Object> scale(int messages, int preload) throws Exception {
         Map<String, Object> preloaded = new LinkedHashMap<>();
+        String keys = target.redisKeys();
         long before;
         long after;
         try (Resp redis = new Resp(redisUrl)) {
-            before = prefixBytes(redis);
+            before = keys == null ? 0 : keysBytes(redis, keys);
             preload(preload, preloaded);
-            after = prefixBytes(redis);
+            after = keys == null ? 0 : keysBytes(redis, keys);
         }
         Map<String, Object> result = burst("W5", messages);
         result.putAll(preloaded);
         int count = (Integer) preloaded.get("preloaded");
-        result.put("redisBytesPerPending", count == 0 ? null : Math.round((double) (after - before) / count));
+        result.put("redisBytesPerPending", keys == null || count == 0 ? null
+                : Math.round((double) (after - before) / count));
         return result;
     }
 
@@ -129,7 +134,7 @@ final class Workloads {
         }
         try (Resp redis = new Resp(redisUrl)) {
             long pendingBefore = pending(redis);
-            List<String> keys = redis.keys(bucketKeyPattern());
+            List<String> keys = redis.keys(sdmq().redisKeys());
             for (String key : keys) {
                 redis.send("DEL", key);
             }
@@ -256,7 +261,7 @@ final class Workloads {
         return new Run(result, tracker, pushEnd);
     }
 
-    /** Pushes count messages due tomorrow with /push/batch to a topic nobody consumes. */
+    /** Pushes count messages due tomorrow, 1 000 per call, to a topic nobody consumes. */
     private void preload(int count, Map<String, Object> result) throws Exception {
         String topic = "bench-preload-" + tag;
         AtomicInteger nextCall = new AtomicInteger();
@@ -271,7 +276,7 @@ final class Workloads {
                 int to = Math.min(count, from + BATCH);
                 boolean ok;
                 try {
-                    ok = sdmq().push(topic, outgoing(from, to, now -> now + DAY_MS + uniform(0, 3_600_000)));
+                    ok = target.push(topic, outgoing(from, to, now -> now + DAY_MS + uniform(0, 3_600_000)));
                 } catch (IOException e) {
                     ok = false;
                 }
@@ -287,7 +292,7 @@ final class Workloads {
         result.put("preloadErrors", errors.get());
         result.put("preloadSeconds", round3(seconds));
         result.put("preloadRate", Math.round(accepted.get() / seconds));
-        result.put("settleSeconds", round3(sdmq().settle()));
+        result.put("settleSeconds", round3(target.settle()));
     }
 
     /** Messages [from, to) of a run, sent now: each body carries its sequence number and due time. */
@@ -301,22 +306,18 @@ final class Workloads {
         return outgoing;
     }
 
-    /** The target of the calls only sdmq has: W5's and W6's preload, and W6's restore. */
+    /** The target of W6, whose restore only sdmq has. */
     private SdmqClient sdmq() {
         if (target instanceof SdmqClient client) {
             return client;
         }
-        throw new IllegalArgumentException("this workload drives sdmq only; peers run W1, W3 and W4");
-    }
-
-    private String bucketKeyPattern() {
-        return prefix + ":{b*";
+        throw new IllegalArgumentException("this workload drives sdmq only; peers run W1 to W5");
     }
 
     /** Messages scheduled in the server's buckets: the sum of the delay and cold sets' sizes. */
     private long pending(Resp redis) throws IOException {
         long total = 0;
-        for (String key : redis.keys(bucketKeyPattern())) {
+        for (String key : redis.keys(sdmq().redisKeys())) {
             if (key.endsWith(":delay") || key.endsWith(":cold")) {
                 total += (Long) redis.call("ZCARD", key);
             }
@@ -324,10 +325,10 @@ final class Workloads {
         return total;
     }
 
-    /** Bytes Redis reports for all of the server's bucket keys (MEMORY USAGE, every element counted). */
-    private long prefixBytes(Resp redis) throws IOException {
+    /** Bytes Redis reports for all keys matching pattern (MEMORY USAGE, every element counted). */
+    private static long keysBytes(Resp redis, String pattern) throws IOException {
         long total = 0;
-        for (String key : redis.keys(bucketKeyPattern())) {
+        for (String key : redis.keys(pattern)) {
             Object bytes = redis.call("MEMORY", "USAGE", key, "SAMPLES", "0");
             total += bytes == null ? 0 : (Long) bytes;
         }

@@ -135,6 +135,46 @@ class BenchIT {
                 .contains("| sdmq (4 producers) | 200 |", "| redisson (4 producers) | 200 |");
     }
 
+    @Test
+    void peersRunTheBatchAndScaleWorkloadsAndTheComparisonGivesTheirRedisBytes() throws Exception {
+        String out = dir.resolve("peers-w2-w5.jsonl").toString();
+        String peerDb = "sdmq_t_peer_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String[] redisson = {"--peer", "redisson", "--label", "redisson", "--prefix", prefix + ":redisson"};
+        String[] dbScheduler = {"--peer", "db-scheduler", "--label", "db-scheduler", "--jdbc",
+                TestServices.server().jdbcUrl().replace("jdbc:mysql:", "jdbc:mariadb:"), "--peer-db", peerDb,
+                "--db-user", db.user(), "--db-password", db.password()};
+        String[] w2 = {"--messages", "2000", "--producers", "2", "--consumers", "2", "--out", out};
+        String[] w5 = {"--messages", "200", "--preload", "1000", "--producers", "2", "--consumers", "2", "--out", out};
+
+        JsonNode sdmqW2 = sdmq("W2", concat(w2, "--label", "sdmq"));
+        JsonNode sdmqW5 = sdmq("W5", concat(w5, "--label", "sdmq"));
+        JsonNode redissonW2 = bench("W2", concat(w2, redisson));
+        JsonNode redissonW5 = bench("W5", concat(w5, redisson));
+        JsonNode dbSchedulerW2 = bench("W2", concat(w2, dbScheduler));
+        JsonNode dbSchedulerW5 = bench("W5", concat(w5, dbScheduler));
+
+        for (JsonNode run : List.of(sdmqW2, redissonW2, dbSchedulerW2)) {
+            assertDeliveredOnce(run, 2000);
+        }
+        for (JsonNode run : List.of(sdmqW5, redissonW5, dbSchedulerW5)) {
+            assertDeliveredOnce(run, 200);
+            assertThat(run.path("preloaded").asInt()).isEqualTo(1000);
+        }
+        // each pending message keeps at least its body in Redis; db-scheduler keeps it in MariaDB only
+        assertThat(redissonW5.path("redisBytesPerPending").asLong()).isGreaterThan(Workloads.BODY_SIZE);
+        assertThat(dbSchedulerW5.path("redisBytesPerPending").isNull()).isTrue();
+        String comparison = Report.comparison(Files.readAllLines(Path.of(out)));
+        assertThat(comparison).contains("| W2 push msgs/s (1 000 per call) |",
+                "| redisson | " + Report.count(redissonW2.path("pushRate").asDouble()) + " |",
+                "| " + Report.count(redissonW5.path("redisBytesPerPending").asDouble()) + " |");
+    }
+
+    private static String[] concat(String[] options, String... more) {
+        List<String> all = new ArrayList<>(List.of(options));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
     private static void assertDeliveredOnce(JsonNode run, int messages) {
         assertThat(run.path("pushed").asInt()).as("pushed").isEqualTo(messages);
         assertThat(run.path("delivered").asInt()).as("delivered").isEqualTo(messages);
