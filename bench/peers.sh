@@ -11,7 +11,7 @@
 #                 Redis, so W5 has no bytes for it);
 #   bullmq        BullMQ on the same Redis, in Node.js (bench/peers/bullmq.js, after a W1 of 20 000; a batch is one
 #                 addBulk call), when node and npm are installed.
-# One target at a time: the sdmq server is stopped before the peers run. Appends a table with sdmq's lead over each
+# One target at a time: the sdmq server is stopped before the peers run. Appends two tables with sdmq's lead over each
 # (and every command) to BENCHMARKS.md.
 #
 #   bench/peers.sh [W1_MESSAGES] [W3_SECONDS]     default 100000 and 60, the sizes (W2 500 000, W5 1 000 000)

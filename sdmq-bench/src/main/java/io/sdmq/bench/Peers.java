@@ -9,7 +9,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The delay queues the benchmark issue compares sdmq with, driven through {@link Target} by the same W1, W3 and W4
+ * The delay queues the benchmark issue compares sdmq with, driven through {@link Target} by the same W1 to W5
  * code, in the bench's own JVM (they are libraries, not servers) on the same Redis or MariaDB as sdmq.
  */
 final class Peers {
