@@ -11,6 +11,7 @@
 #                    W3 a duration in seconds at 1 000 msgs/s, or at another rate as in W3:30@500, W6 how many to
 #                    preload before the restore
 #   AB_PRODUCERS     producers of W1, W2, W4 and W5 (default 4, as the issue has them)
+#   AB_CONSUMERS     consumers of W1 to W5 (default 4, as the issue has them)
 #   AB_JAVA_OPTS     extra server JVM options (the parallel collector is always on, as in bench/run.sh)
 #   AB_SERVER_ARGS   extra server arguments, e.g. --sdmq.consumer.blocking-wait=0
 #   AB_WARMUP        0 skips the warm-ups (default 1)
@@ -49,6 +50,7 @@ if [ "${AB_WARMUP:-1}" = 1 ]; then
 fi
 [ "${AB_PROFILE:-0}" = 1 ] && profiler "start,event=cpu,interval=1ms,threads"
 HZ=$(getconf CLK_TCK)
+CONSUMERS=${AB_CONSUMERS:-4}
 for workload in ${AB_WORKLOADS:-W1:10000 W3:30}; do
     name=${workload%%:*}
     size=${workload#*:}
@@ -57,10 +59,10 @@ for workload in ${AB_WORKLOADS:-W1:10000 W3:30}; do
     case $name in
         W3) rate=1000
             [[ $size == *@* ]] && rate=${size#*@}
-            bench --workload W3 --rate "$rate" --duration "${size%@*}" --inflight 256 --consumers 4 \
+            bench --workload W3 --rate "$rate" --duration "${size%@*}" --inflight 256 --consumers "$CONSUMERS" \
                 --out "$OUT/results.jsonl" ;;
         W6) bench --workload W6 --preload "$size" --out "$OUT/results.jsonl" ;;
-        *) bench --workload "$name" --messages "$size" --producers "${AB_PRODUCERS:-4}" --consumers 4 \
+        *) bench --workload "$name" --messages "$size" --producers "${AB_PRODUCERS:-4}" --consumers "$CONSUMERS" \
                --out "$OUT/results.jsonl" ;;
     esac
     # shellcheck disable=SC2086 # a list of pids
