@@ -38,6 +38,14 @@ const cpuTicks = (pid) => {
 const percentile = (sorted, q) => (sorted.length ? sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] : 0);
 const ms = (us) => Math.round(us / 10) / 100;
 
+/** Runs task(call) for calls 0 .. calls - 1, one call at a time on each of the producers. */
+async function eachCall(calls, task) {
+  let next = 0;
+  await Promise.all(Array.from({ length: num('producers', 4) }, async () => {
+    for (let call = next++; call < calls; call = next++) await task(call);
+  }));
+}
+
 /**
  * One run: push `messages`, `batch` per call (paced at `rate` when given, one per call), consume until every
  * acknowledged one arrived.
@@ -120,10 +128,7 @@ async function deliver(workload, messages, batch, rate, dueOf) {
     }
     await Promise.all(pending);
   } else {
-    let next = 0;
-    await Promise.all(Array.from({ length: producers }, async () => {
-      for (let call = next++; call < calls; call = next++) await add(call);
-    }));
+    await eachCall(calls, add);
   }
   const pushSeconds = (micros() - started) / 1e6;
   const pushEnd = Date.now();
@@ -187,26 +192,22 @@ async function preload(count) {
   await queue.waitUntilReady();
   const client = await queue.client;
   const before = await prefixBytes(client);
-  const calls = Math.ceil(count / 1000);
-  let next = 0;
   let preloaded = 0;
   let preloadErrors = 0;
   const started = micros();
-  await Promise.all(Array.from({ length: num('producers', 4) }, async () => {
-    for (let call = next++; call < calls; call = next++) {
-      const jobs = [];
-      for (let seq = call * 1000; seq < Math.min(count, (call + 1) * 1000); seq++) {
-        const delay = 86400000 + uniform(0, 3600000);
-        jobs.push({ name: 'm', data: { b: body(seq, Date.now() + delay) }, opts: { delay } });
-      }
-      try {
-        await queue.addBulk(jobs);
-        preloaded += jobs.length;
-      } catch (e) {
-        preloadErrors += jobs.length;
-      }
+  await eachCall(Math.ceil(count / 1000), async (call) => {
+    const jobs = [];
+    for (let seq = call * 1000; seq < Math.min(count, (call + 1) * 1000); seq++) {
+      const delay = 86400000 + uniform(0, 3600000);
+      jobs.push({ name: 'm', data: { b: body(seq, Date.now() + delay) }, opts: { delay } });
     }
-  }));
+    try {
+      await queue.addBulk(jobs);
+      preloaded += jobs.length;
+    } catch (e) {
+      preloadErrors += jobs.length;
+    }
+  });
   const seconds = (micros() - started) / 1e6;
   const after = await prefixBytes(client);
   return {
