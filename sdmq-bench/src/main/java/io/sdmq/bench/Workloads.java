@@ -97,13 +97,9 @@ final class Workloads {
     Map<String, Object> scale(int messages, int preload) throws Exception {
         Map<String, Object> preloaded = new LinkedHashMap<>();
         String keys = target.redisKeys();
-        long before;
-        long after;
-        try (Resp redis = new Resp(redisUrl)) {
-            before = keys == null ? 0 : keysBytes(redis, keys);
-            preload(preload, preloaded);
-            after = keys == null ? 0 : keysBytes(redis, keys);
-        }
+        long before = redisBytes(keys);
+        preload(preload, preloaded);
+        long after = redisBytes(keys);
         Map<String, Object> result = burst("W5", messages);
         result.putAll(preloaded);
         int count = (Integer) preloaded.get("preloaded");
@@ -325,12 +321,20 @@ final class Workloads {
         return total;
     }
 
-    /** Bytes Redis reports for all keys matching pattern (MEMORY USAGE, every element counted). */
-    private static long keysBytes(Resp redis, String pattern) throws IOException {
+    /**
+     * Bytes Redis reports for all keys matching pattern (MEMORY USAGE, every element counted); 0 without a pattern,
+     * for a target that keeps nothing in Redis.
+     */
+    private long redisBytes(String pattern) throws IOException {
+        if (pattern == null) {
+            return 0;
+        }
         long total = 0;
-        for (String key : redis.keys(pattern)) {
-            Object bytes = redis.call("MEMORY", "USAGE", key, "SAMPLES", "0");
-            total += bytes == null ? 0 : (Long) bytes;
+        try (Resp redis = new Resp(redisUrl)) {
+            for (String key : redis.keys(pattern)) {
+                Object bytes = redis.call("MEMORY", "USAGE", key, "SAMPLES", "0");
+                total += bytes == null ? 0 : (Long) bytes;
+            }
         }
         return total;
     }

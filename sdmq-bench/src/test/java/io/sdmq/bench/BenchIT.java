@@ -119,12 +119,9 @@ class BenchIT {
     void peersRunTheSameWorkloadAndTheComparisonPutsThemBesideSdmq() throws Exception {
         Path results = dir.resolve("peers.jsonl");
         JsonNode sdmq = sdmq("W1", "--messages", "200", "--label", "sdmq", "--out", results.toString());
-        JsonNode redisson = bench("W1", "--peer", "redisson", "--label", "redisson", "--messages", "200",
-                "--prefix", prefix + ":redisson", "--out", results.toString());
-        String peerDb = "sdmq_t_peer_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        JsonNode dbScheduler = bench("W1", "--peer", "db-scheduler", "--label", "db-scheduler", "--messages", "200",
-                "--jdbc", TestServices.server().jdbcUrl().replace("jdbc:mysql:", "jdbc:mariadb:"), "--peer-db", peerDb,
-                "--db-user", db.user(), "--db-password", db.password(), "--out", results.toString());
+        String[] w1 = {"--messages", "200", "--out", results.toString()};
+        JsonNode redisson = bench("W1", concat(w1, redissonPeer()));
+        JsonNode dbScheduler = bench("W1", concat(w1, dbSchedulerPeer()));
 
         for (JsonNode run : List.of(sdmq, redisson, dbScheduler)) {
             assertDeliveredOnce(run, 200);
@@ -138,11 +135,8 @@ class BenchIT {
     @Test
     void peersRunTheBatchAndScaleWorkloadsAndTheComparisonGivesTheirRedisBytes() throws Exception {
         String out = dir.resolve("peers-w2-w5.jsonl").toString();
-        String peerDb = "sdmq_t_peer_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        String[] redisson = {"--peer", "redisson", "--label", "redisson", "--prefix", prefix + ":redisson"};
-        String[] dbScheduler = {"--peer", "db-scheduler", "--label", "db-scheduler", "--jdbc",
-                TestServices.server().jdbcUrl().replace("jdbc:mysql:", "jdbc:mariadb:"), "--peer-db", peerDb,
-                "--db-user", db.user(), "--db-password", db.password()};
+        String[] redisson = redissonPeer();
+        String[] dbScheduler = dbSchedulerPeer();
         String[] w2 = {"--messages", "2000", "--producers", "2", "--consumers", "2", "--out", out};
         String[] w5 = {"--messages", "200", "--preload", "1000", "--producers", "2", "--consumers", "2", "--out", out};
 
@@ -167,6 +161,19 @@ class BenchIT {
         assertThat(comparison).contains("| W2 push msgs/s (1 000 per call) |",
                 "| redisson | " + Report.count(redissonW2.path("pushRate").asDouble()) + " |",
                 "| " + Report.count(redissonW5.path("redisBytesPerPending").asDouble()) + " |");
+    }
+
+    /** The options that run a workload against Redisson, on the tests' Redis under a prefix of its own. */
+    private static String[] redissonPeer() {
+        return new String[] {"--peer", "redisson", "--label", "redisson", "--prefix", prefix + ":redisson"};
+    }
+
+    /** The options that run a workload against db-scheduler, in a fresh database on the tests' MariaDB. */
+    private static String[] dbSchedulerPeer() {
+        String peerDb = "sdmq_t_peer_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        return new String[] {"--peer", "db-scheduler", "--label", "db-scheduler", "--jdbc",
+                TestServices.server().jdbcUrl().replace("jdbc:mysql:", "jdbc:mariadb:"), "--peer-db", peerDb,
+                "--db-user", db.user(), "--db-password", db.password()};
     }
 
     private static String[] concat(String[] options, String... more) {
