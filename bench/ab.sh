@@ -19,6 +19,7 @@
 #                    the first, "server" CPU is both together (default 1)
 #   AB_PROFILE       1 attaches async-profiler (AB_PROFILER_LIB, libasyncProfiler.so from the
 #                    tools.profiler:async-profiler jar) over the measured workloads, collapsed stacks per thread
+#   AB_PROFILE_EVENT the profiler's event (default cpu; wall samples threads that wait too, to see what they wait on)
 #
 # The bench jar comes from sdmq-bench/target (./mvnw -q -DskipTests package). All traffic stays on
 # 127.0.0.1 (port 18090); raw files go to sdmq-bench/target/ab/<label>-<time>/.
@@ -48,7 +49,7 @@ profiler() {
 if [ "${AB_WARMUP:-1}" = 1 ]; then
     warm_up bench
 fi
-[ "${AB_PROFILE:-0}" = 1 ] && profiler "start,event=cpu,interval=1ms,threads"
+[ "${AB_PROFILE:-0}" = 1 ] && profiler "start,event=${AB_PROFILE_EVENT:-cpu},interval=1ms,threads"
 HZ=$(getconf CLK_TCK)
 CONSUMERS=${AB_CONSUMERS:-4}
 for workload in ${AB_WORKLOADS:-W1:10000 W3:30}; do
