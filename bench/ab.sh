@@ -20,6 +20,7 @@
 #   AB_PROFILE       1 attaches async-profiler (AB_PROFILER_LIB, libasyncProfiler.so from the
 #                    tools.profiler:async-profiler jar) over the measured workloads, collapsed stacks per thread
 #   AB_PROFILE_EVENT the profiler's event (default cpu; wall samples threads that wait too, to see what they wait on)
+#                    (alloc samples allocations; the interval of 1ms then reads as about 1 MB between samples)
 #
 # The bench jar comes from sdmq-bench/target (./mvnw -q -DskipTests package). All traffic stays on
 # 127.0.0.1 (port 18090); raw files go to sdmq-bench/target/ab/<label>-<time>/.
