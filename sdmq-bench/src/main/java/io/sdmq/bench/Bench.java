@@ -16,7 +16,8 @@ import java.util.Map;
  * Drives a running sdmq server over HTTP and measures it (see BENCHMARKS.md).
  *
  * <pre>
- * --workload raw|W1|W2|W3|W4|W5|W6   what to run (raw: Redis ZADD and MariaDB INSERT limits, Redis layout floor)
+ * --workload raw|W1|W2|W3|W4|W5|W6   what to run (raw: Redis ZADD and MariaDB INSERT limits, MariaDB commits from
+ *                                   one connection and from --producers at once, Redis layout floor)
  * --url http://127.0.0.1:8080       the server
  * --peer redisson|db-scheduler --warmup N   run W1 to W5 against a peer instead (see Peers), in this JVM, after a
  *                                           W1 of N messages that is not measured; redisson uses --redis and
@@ -138,7 +139,7 @@ public final class Bench {
     private static Map<String, Object> run(String workload, Workloads workloads, Options options) throws Exception {
         switch (workload) {
             case "raw":
-                return workloads.raw(options.integer("messages", 200_000),
+                return workloads.raw(options.integer("messages", 200_000), options.integer("producers", 4),
                         options.text("jdbc", "jdbc:mysql://127.0.0.1:3306/"));
             case "W1":
                 return workloads.burst("W1", options.integer("messages", 100_000));

@@ -8,15 +8,22 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The machine's raw limits, measured with the same Redis and MariaDB the server uses: pipelined ZADD per second
  * (one connection, 1 000 commands per flush, on keys of their own under --prefix, deleted afterwards) and batched
  * INSERT rows per second (one JDBC connection, autocommit off, one multi-row INSERT of 1 000 rows of the
- * {@code sdmq_message} shape and a commit per batch, in a scratch database created and dropped), and the
- * durable commit rate of one connection (one single-row INSERT per transaction). Also the Redis memory floor of the
+ * {@code sdmq_message} shape and a commit per batch, in a scratch database created and dropped), the durable
+ * commit rate of one connection (one single-row INSERT per transaction), and the durable commit rate of as many
+ * connections at once as W1 has producers: a push answers only after a commit, so that many synchronous producers
+ * cannot get more pushes acknowledged per second than this, before any HTTP, Redis or delivery work. Also the Redis
+ * memory floor of the
  * server's layout: bytes per message of a hash entry holding only a 200-byte value plus a zset entry, both keyed by a
  * 19-digit id and spread over 16 keys as the buckets are, which no meta format can go below.
  */
@@ -97,8 +104,8 @@ final class RawLimits {
         return "";
     }
 
-    static void mariadbInsert(String jdbcUrl, String user, String password, int count, Map<String, Object> result)
-            throws SQLException {
+    static void mariadbInsert(String jdbcUrl, String user, String password, int count, int writers,
+                              Map<String, Object> result) throws Exception {
         String database = "sdmq_bench_raw_" + Long.toString(System.currentTimeMillis(), 36);
         try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
              Statement statement = connection.createStatement()) {
@@ -119,9 +126,12 @@ final class RawLimits {
                 result.put("insertRows", rows);
                 result.put("insertSeconds", round(seconds));
                 result.put("insertRowsPerSecond", Math.round(rows / seconds));
-                double commitSeconds = commitOneByOne(connection, COMMITS);
+                double commitSeconds = commitOneByOne(connection, COMMITS, FIRST_ID - 1);
                 result.put("commits", COMMITS);
                 result.put("commitsPerSecond", Math.round(COMMITS / commitSeconds));
+                double concurrentSeconds = commitFromWriters(jdbcUrl, user, password, database, writers);
+                result.put("commitWriters", writers);
+                result.put("writersCommitsPerSecond", Math.round(writers * COMMITS / concurrentSeconds));
             } finally {
                 connection.setAutoCommit(true);
                 statement.execute("DROP DATABASE " + database);
@@ -158,15 +168,51 @@ final class RawLimits {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    /** Transactions of one single-row INSERT each: the durable commit rate of one connection (the fsync limit). */
-    private static double commitOneByOne(Connection connection, int commits) throws SQLException {
+    /** COMMITS transactions on each of {@code writers} connections at once; answers the seconds until all ended. */
+    private static double commitFromWriters(String jdbcUrl, String user, String password, String database,
+                                            int writers) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        List<Connection> connections = new ArrayList<>();
+        try {
+            for (int w = 0; w < writers; w++) {
+                Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
+                connections.add(connection);
+                try (Statement use = connection.createStatement()) {
+                    use.execute("USE " + database);
+                }
+                connection.setAutoCommit(false);
+            }
+            List<Future<Double>> done = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int w = 0; w < writers; w++) {
+                Connection connection = connections.get(w);
+                long firstId = FIRST_ID - 1 - (long) (w + 1) * COMMITS;
+                done.add(pool.submit(() -> commitOneByOne(connection, COMMITS, firstId)));
+            }
+            for (Future<Double> writer : done) {
+                writer.get();
+            }
+            return (System.nanoTime() - start) / 1e9;
+        } finally {
+            pool.shutdownNow();
+            for (Connection connection : connections) {
+                connection.close();
+            }
+        }
+    }
+
+    /**
+     * Transactions of one single-row INSERT each, with ids counting down from firstId: the durable commit rate of one
+     * connection (the fsync limit).
+     */
+    private static double commitOneByOne(Connection connection, int commits, long firstId) throws SQLException {
         long start = System.nanoTime();
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO sdmq_message (id, topic, biz_key,"
                 + " body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time, due_time, status,"
                 + " attempts, update_time) VALUES (?,'raw-commit',NULL,?,0,5000,30000,8,NULL,?,?,'WAIT_PUT',0,?)")) {
             for (int i = 0; i < commits; i++) {
                 long now = System.currentTimeMillis();
-                insert.setLong(1, FIRST_ID - 1 - i);
+                insert.setLong(1, firstId - i);
                 insert.setString(2, Messages.body(i, now + 5_000, 200));
                 insert.setTimestamp(3, new Timestamp(now));
                 insert.setTimestamp(4, new Timestamp(now + 5_000));

@@ -108,12 +108,15 @@ final class Workloads {
         return result;
     }
 
-    /** The raw limits of the server's Redis and of the MariaDB server at jdbcServer, measured with count of each. */
-    Map<String, Object> raw(int count, String jdbcServer) throws Exception {
+    /**
+     * The raw limits of the server's Redis and of the MariaDB server at jdbcServer, measured with count of each, the
+     * concurrent commits from {@code writers} connections (W1's producers).
+     */
+    Map<String, Object> raw(int count, int writers, String jdbcServer) throws Exception {
         Map<String, Object> result = new LinkedHashMap<>();
         RawLimits.redisZadd(redisUrl, prefix, count, result);
         RawLimits.redisLayoutFloor(redisUrl, prefix, count, result);
-        RawLimits.mariadbInsert(jdbcServer, dbUser, dbPassword, count, result);
+        RawLimits.mariadbInsert(jdbcServer, dbUser, dbPassword, count, writers, result);
         return result;
     }
 

@@ -103,16 +103,24 @@ class BenchIT {
     }
 
     @Test
-    void rawLimitsOfTheSameRedisAndMariaDb() throws Exception {
+    void rawLimitsOfTheSameRedisAndMariaDbAndW1AsARatioOfTheirCommits() throws Exception {
+        Path results = dir.resolve("raw-w1.jsonl");
         JsonNode raw = bench("raw", "--messages", "2000", "--jdbc", TestServices.server().jdbcUrl(),
-                "--db-user", db.user(), "--db-password", db.password());
+                "--db-user", db.user(), "--db-password", db.password(), "--out", results.toString());
+        sdmq("W1", "--messages", "100", "--out", results.toString());
 
         assertThat(raw.path("zaddPerSecond").asLong()).isPositive();
         assertThat(raw.path("insertRowsPerSecond").asLong()).isPositive();
         assertThat(raw.path("commitsPerSecond").asLong()).isPositive();
+        assertThat(raw.path("commitWriters").asInt()).isEqualTo(4);
+        assertThat(raw.path("writersCommitsPerSecond").asLong()).isPositive();
         assertThat(raw.path("innodbBufferPoolMiB").asLong()).isPositive();
         // a hash entry holding the 200-byte body plus a zset entry cannot take less than the body
         assertThat(raw.path("layoutFloorBytesPerMessage").asLong()).isGreaterThan(Workloads.BODY_SIZE);
+        assertThat(Report.markdown(Files.readAllLines(results))).contains(
+                "| MariaDB durable commits from 4 connections at once (one row each) | "
+                        + Report.count(raw.path("writersCommitsPerSecond").asDouble()) + " |",
+                "× the raw commits of as many connections");
     }
 
     @Test
