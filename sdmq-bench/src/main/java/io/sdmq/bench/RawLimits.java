@@ -21,11 +21,10 @@ import java.util.concurrent.Future;
  * INSERT rows per second (one JDBC connection, autocommit off, one multi-row INSERT of 1 000 rows of the
  * {@code sdmq_message} shape and a commit per batch, in a scratch database created and dropped), the durable
  * commit rate of one connection (one single-row INSERT per transaction), and the durable commit rate of as many
- * connections at once as W1 has producers: a push answers only after a commit, so that many synchronous producers
- * cannot get more pushes acknowledged per second than this, before any HTTP, Redis or delivery work. Also the Redis
- * memory floor of the
- * server's layout: bytes per message of a hash entry holding only a 200-byte value plus a zset entry, both keyed by a
- * 19-digit id and spread over 16 keys as the buckets are, which no meta format can go below.
+ * connections at once as W1 has producers: a push answers only after a commit, so this is W1's push rate if a push
+ * cost nothing but its commit. Also the Redis memory floor of the server's layout: bytes per message of a hash entry
+ * holding only a 200-byte value plus a zset entry, both keyed by a 19-digit id and spread over 16 keys as the buckets
+ * are, which no meta format can go below.
  */
 final class RawLimits {
     static final int BATCH = 1_000;
