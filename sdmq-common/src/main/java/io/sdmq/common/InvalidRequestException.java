@@ -2,14 +2,7 @@ package io.sdmq.common;
 
 /** A request field breaks a rule; the message names the field and the rule. */
 public class InvalidRequestException extends SdmqException {
-    private final String field;
-
     public InvalidRequestException(String field, String rule) {
         super(field + ": " + rule);
-        this.field = field;
-    }
-
-    public String field() {
-        return field;
     }
 }

@@ -55,12 +55,6 @@ public record PushRules(long maxDelayMs, int maxBodyBytes, long defaultTtrMs, in
                 checkRetryDelays(request.retryDelays()), 0);
     }
 
-    /** The backoff before the redelivery that follows delivery number {@code attempts}. */
-    public long retryDelay(Message message, int attempts) {
-        List<Long> delays = message.retryDelays() == null ? defaultRetryDelays : message.retryDelays();
-        return delays.get(Math.min(Math.max(attempts - 1, 0), delays.size() - 1));
-    }
-
     public static String checkTopic(String field, String topic) {
         if (topic == null || !TOPIC.matcher(topic).matches()) {
             throw new InvalidRequestException(field, "must match [A-Za-z0-9._-]{1,64}");

@@ -1,43 +1,78 @@
 package io.sdmq.core.engine;
 
+import io.sdmq.common.Buckets;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageNotFoundException;
 import io.sdmq.common.MessageStateException;
 import io.sdmq.common.MessageStatus;
 import io.sdmq.common.StoredMessage;
-import io.sdmq.core.JobView;
+import io.sdmq.common.Transition;
+import io.sdmq.core.Admin;
+import io.sdmq.core.MessageView;
+import io.sdmq.core.RestoreCounts;
+import io.sdmq.core.RestoreOutcome;
+import io.sdmq.core.spi.BucketSet;
+import io.sdmq.core.spi.MessageLog;
 
+import java.time.Clock;
 import java.util.List;
 
-/** Looking a message up, and bringing a dead or expired one back. */
-final class AdminCalls {
-    private final Ops ops;
+/** Looking a message up, bringing a dead or expired one back, and restores from MySQL. */
+final class AdminCalls implements Admin {
+    private final MessageLog messageLog;
+    private final StatusLog statusLog;
+    private final ScheduleCommitted scheduling;
+    private final RestoreFromLog restorer;
+    private final BucketSet buckets;
+    private final Clock clock;
 
-    AdminCalls(Ops ops) {
-        this.ops = ops;
+    AdminCalls(MessageLog messageLog, StatusLog statusLog, ScheduleCommitted scheduling, RestoreFromLog restorer,
+               BucketSet buckets, Clock clock) {
+        this.messageLog = messageLog;
+        this.buckets = buckets;
+        this.statusLog = statusLog;
+        this.scheduling = scheduling;
+        this.restorer = restorer;
+        this.clock = clock;
     }
 
-    JobView job(long id) {
-        StoredMessage stored = ops.messageLog.find(id).orElseThrow(() -> new MessageNotFoundException(id));
-        return new JobView(stored, ops.messageLog.history(id));
+    @Override
+    public MessageView message(long id) {
+        return new MessageView(find(id), messageLog.history(id));
     }
 
     /** DEAD or EXPIRED back to WAIT_PUT (committed), due now with no attempts, then scheduled like a push. */
-    void requeue(long id) {
-        StoredMessage stored = ops.messageLog.find(id).orElseThrow(() -> new MessageNotFoundException(id));
+    @Override
+    public void requeue(long id) {
+        StoredMessage stored = find(id);
         if (stored.status() != MessageStatus.DEAD && stored.status() != MessageStatus.EXPIRED) {
             throw new MessageStateException(id, stored.status(), "requeue (only DEAD or EXPIRED messages can be)");
         }
         // the last delivery's background transitions first, so none of them can land on top of the requeue
-        ops.workers.journals().background().flush();
-        long now = ops.clock.millis();
-        ops.commit(ops.transition(id, stored.status(), MessageStatus.WAIT_PUT).withAttempts(0).withDueTime(now)
-                .withNote("requeued by an admin"));
-        StoredMessage after = ops.messageLog.find(id).orElseThrow(() -> new MessageNotFoundException(id));
-        if (after.status() != MessageStatus.WAIT_PUT) {
-            throw new MessageStateException(id, after.status(), "requeue");
+        statusLog.flushBackground();
+        long now = clock.millis();
+        statusLog.commit(Transition.of(id, stored.status(), MessageStatus.WAIT_PUT, now,
+                buckets.bucketName(Buckets.of(id, buckets.buckets()))).withAttempts(0)
+                .withDueTime(now).withNote("requeued by an admin"));
+        MessageStatus after = find(id).status();
+        if (after != MessageStatus.WAIT_PUT) {
+            throw new MessageStateException(id, after, "requeue");
         }
         Message message = stored.message().withAttempts(0).withDueTime(now);
-        ops.schedule(List.of(message));
+        scheduling.schedule(List.of(message));
+    }
+
+    @Override
+    public RestoreCounts restore(boolean expire) {
+        return restorer.restoreAll(expire);
+    }
+
+    @Override
+    public RestoreOutcome restoreMessage(long id, boolean expire) {
+        return restorer.restoreMessage(id, expire);
+    }
+
+    private StoredMessage find(long id) {
+        return messageLog.find(id).orElseThrow(() -> new MessageNotFoundException(id));
     }
 }

@@ -1,6 +1,6 @@
 package io.sdmq.core.engine;
 
-import io.sdmq.core.spi.ScheduleStore;
+import io.sdmq.core.spi.BucketSet;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntConsumer;
@@ -33,7 +33,7 @@ final class BucketTimes {
     void drain(int bucket, int pageSize, Supplier<Look> look) {
         Look page;
         do {
-            times.set(bucket, ScheduleStore.NONE);
+            times.set(bucket, BucketSet.NONE);
             page = look.get();
             lower(bucket, page.next());
         } while (page.handled() >= pageSize);
@@ -72,7 +72,7 @@ final class BucketTimes {
      * One look at a bucket.
      *
      * @param handled how many items it took
-     * @param next    when the bucket needs attention again for what it left, or {@link ScheduleStore#NONE}
+     * @param next    when the bucket needs attention again for what it left, or {@link BucketSet#NONE}
      */
     record Look(int handled, long next) {
     }

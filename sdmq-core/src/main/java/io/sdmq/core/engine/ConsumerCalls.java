@@ -7,10 +7,15 @@ import io.sdmq.common.MessageStateException;
 import io.sdmq.common.MessageStatus;
 import io.sdmq.common.PushRules;
 import io.sdmq.common.SdmqException;
-import io.sdmq.common.Transition;
 import io.sdmq.common.TooManyRequestsException;
-import io.sdmq.core.spi.ScheduleStore.Nacked;
+import io.sdmq.common.Transition;
+import io.sdmq.core.Consumer;
+import io.sdmq.core.EngineSettings;
+import io.sdmq.core.spi.MessageLog;
+import io.sdmq.core.spi.Reservations;
+import io.sdmq.core.spi.Reservations.Nacked;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,37 +25,49 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 /** Pop, finish, nack and touch: Redis decides (is it reserved?), MySQL records. */
-final class ConsumerCalls {
+final class ConsumerCalls implements Consumer {
     private static final String NOT_RESERVED = "is not reserved (not popped yet, or its time-to-run expired)";
 
-    private final Ops ops;
+    private final EngineSettings settings;
+    private final WaitingConsumers waiting;
+    private final Reservations reservations;
+    private final StatusLog statusLog;
+    private final MessageLog messageLog;
+    private final Wakeups wakeups;
+    private final Clock clock;
 
-    ConsumerCalls(Ops ops) {
-        this.ops = ops;
+    ConsumerCalls(EngineSettings settings, WaitingConsumers waiting, Reservations reservations, StatusLog statusLog,
+                  MessageLog messageLog, Wakeups wakeups, Clock clock) {
+        this.settings = settings;
+        this.waiting = waiting;
+        this.reservations = reservations;
+        this.statusLog = statusLog;
+        this.messageLog = messageLog;
+        this.wakeups = wakeups;
+        this.clock = clock;
     }
 
-    CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout) {
+    @Override
+    public CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout) {
         PushRules.checkTopic("topic", topic);
-        if (count < 1 || count > ops.settings.maxPopCount()) {
-            throw new InvalidRequestException("count", "must be in 1.." + ops.settings.maxPopCount());
+        if (count < 1 || count > settings.maxPopCount()) {
+            throw new InvalidRequestException("count", "must be in 1.." + settings.maxPopCount());
         }
-        if (timeout.isNegative() || timeout.compareTo(ops.settings.maxWait()) > 0) {
-            throw new InvalidRequestException("timeout", "must be in 0.." + ops.settings.maxWait().toMillis() + " ms");
+        if (timeout.isNegative() || timeout.compareTo(settings.maxWait()) > 0) {
+            throw new InvalidRequestException("timeout", "must be in 0.." + settings.maxWait().toMillis() + " ms");
         }
-        if (ops.workers.consumers().waiting(topic) >= ops.settings.maxWaitingPerTopic()) {
-            throw new TooManyRequestsException("topic " + topic + " already has " + ops.settings.maxWaitingPerTopic()
+        if (waiting.waiting(topic) >= settings.maxWaitingPerTopic()) {
+            throw new TooManyRequestsException("topic " + topic + " already has " + settings.maxWaitingPerTopic()
                     + " waiting consumers on this instance; retry later");
         }
-        return ops.workers.consumers().pop(topic, count, timeout.toMillis());
+        return waiting.pop(topic, count, timeout.toMillis());
     }
 
-    void finish(long id) {
-        if (ops.store.finish(ops.bucketOf(id), id, ops.clock.millis())) {
-            ops.commit(ops.transition(id, MessageStatus.RESERVED, MessageStatus.FINISHED));
-            return;
-        }
-        ops.pending(id, "finish");
-        throw new MessageStateException(id, NOT_RESERVED);
+    @Override
+    public void finish(long id) {
+        finishAll(List.of(id)).get(0).ifPresent(e -> {
+            throw e;
+        });
     }
 
     /**
@@ -58,78 +75,84 @@ final class ConsumerCalls {
      * bucket's script fails (Redis down), the finishes earlier buckets' scripts made are still recorded before the
      * failure is thrown, so MySQL never holds as reserved what Redis has already finished.
      */
-    List<Optional<SdmqException>> finishAll(List<Long> ids) {
-        long now = ops.clock.millis();
+    @Override
+    public List<Optional<SdmqException>> finishAll(List<Long> ids) {
+        long now = clock.millis();
         boolean[] reserved = new boolean[ids.size()];
         List<Transition> finished = new ArrayList<>(ids.size());
-        for (Map.Entry<Integer, List<Integer>> bucket : Buckets.positions(ids, ops.store.buckets()).entrySet()) {
+        for (Map.Entry<Integer, List<Integer>> bucket : Buckets.positions(ids, reservations.buckets()).entrySet()) {
             List<Integer> indexes = bucket.getValue();
             List<Boolean> done;
             try {
-                done = ops.store.finish(bucket.getKey(), indexes.stream().map(ids::get).toList(), now);
+                done = reservations.finish(bucket.getKey(), indexes.stream().map(ids::get).toList(), now);
             } catch (RuntimeException e) {
-                try {
-                    ops.commitAll(finished);
-                } catch (RuntimeException unrecorded) {
-                    e.addSuppressed(unrecorded);
-                }
+                commitBeforeFailing(finished, e);
                 throw e;
             }
             for (int j = 0; j < indexes.size(); j++) {
                 int i = indexes.get(j);
                 reserved[i] = done.get(j);
                 if (reserved[i]) {
-                    finished.add(ops.transition(ids.get(i), MessageStatus.RESERVED, MessageStatus.FINISHED));
+                    finished.add(Transition.of(ids.get(i), MessageStatus.RESERVED, MessageStatus.FINISHED, now,
+                            reservations.bucketName(bucket.getKey())));
                 }
             }
         }
         List<Optional<SdmqException>> results = new ArrayList<>(ids.size());
         for (int i = 0; i < ids.size(); i++) {
-            results.add(reserved[i] ? Optional.empty() : Optional.of(whyNotFinishable(ids.get(i))));
+            results.add(reserved[i] ? Optional.empty() : Optional.of(whyNotReserved(ids.get(i), "finish")));
         }
-        ops.commitAll(finished);
+        statusLog.commitAll(finished);
         return results;
     }
 
-    private SdmqException whyNotFinishable(long id) {
+    private void commitBeforeFailing(List<Transition> finished, RuntimeException failure) {
         try {
-            ops.pending(id, "finish");
+            statusLog.commitAll(finished);
+        } catch (RuntimeException unrecorded) {
+            failure.addSuppressed(unrecorded);
+        }
+    }
+
+    private SdmqException whyNotReserved(long id, String operation) {
+        try {
+            Pending.require(messageLog, id, operation);
             return new MessageStateException(id, NOT_RESERVED);
         } catch (SdmqException e) {
             return e;
         }
     }
 
-    void nack(long id, Long delay) {
-        if (delay != null && (delay < 0 || delay > ops.settings.pushRules().maxDelayMs())) {
-            throw new InvalidRequestException("delay",
-                    "must be in 0.." + ops.settings.pushRules().maxDelayMs() + " ms");
+    @Override
+    public void nack(long id, Long delay) {
+        long maxDelay = settings.pushRules().maxDelayMs();
+        if (delay != null && (delay < 0 || delay > maxDelay)) {
+            throw new InvalidRequestException("delay", "must be in 0.." + maxDelay + " ms");
         }
-        int bucket = ops.bucketOf(id);
-        Optional<Nacked> nacked = ops.store.nack(bucket, id, ops.clock.millis(), delay);
-        if (nacked.isEmpty()) {
-            ops.pending(id, "nack");
-            throw new MessageStateException(id, NOT_RESERVED);
-        }
-        Message m = nacked.get().message();
-        if (nacked.get().dead()) {
-            ops.commit(ops.transition(id, MessageStatus.RESERVED, MessageStatus.DEAD).withAttempts(m.attempts())
-                    .withNote("nack, attempts exhausted"));
+        int bucket = Buckets.of(id, reservations.buckets());
+        long now = clock.millis();
+        Nacked nacked = reservations.nack(bucket, id, now, delay).orElseThrow(() -> whyNotReserved(id, "nack"));
+        Message m = nacked.message();
+        Transition base = Transition.of(id, MessageStatus.RESERVED, nacked.dead() ? MessageStatus.DEAD
+                : MessageStatus.DELAY, now, reservations.bucketName(bucket)).withAttempts(m.attempts());
+        if (nacked.dead()) {
+            statusLog.commit(base.withNote("nack, attempts exhausted"));
             return;
         }
-        ops.record(ops.transition(id, MessageStatus.RESERVED, MessageStatus.DELAY).withAttempts(m.attempts())
-                .withDueTime(m.dueTime()).withNote("nack"));
-        ops.workers.scheduled(bucket, m.score());
+        statusLog.record(base.withDueTime(m.dueTime()).withNote("nack"));
+        wakeups.scheduled(bucket, m.score());
     }
 
-    long touch(long id) {
-        OptionalLong deadline = ops.store.touch(ops.bucketOf(id), id, ops.clock.millis());
+    @Override
+    public long touch(long id) {
+        int bucket = Buckets.of(id, reservations.buckets());
+        long now = clock.millis();
+        OptionalLong deadline = reservations.touch(bucket, id, now);
         if (deadline.isEmpty()) {
-            ops.pending(id, "touch");
-            throw new MessageStateException(id, NOT_RESERVED);
+            throw whyNotReserved(id, "touch");
         }
-        ops.record(ops.transition(id, MessageStatus.RESERVED, MessageStatus.RESERVED)
-                .withNote("touch: reserved until " + deadline.getAsLong()));
+        statusLog.record(Transition.of(id, MessageStatus.RESERVED, MessageStatus.RESERVED, now,
+                reservations.bucketName(bucket)).withNote("touch: reserved until " + deadline.getAsLong()));
         return deadline.getAsLong();
     }
 }

@@ -1,139 +1,182 @@
 package io.sdmq.core.engine;
 
+import io.sdmq.common.Daemons;
 import io.sdmq.common.IdGenerator;
-import io.sdmq.common.Message;
-import io.sdmq.common.PushRequest;
-import io.sdmq.common.SdmqException;
-import io.sdmq.core.DelayQueue;
+import io.sdmq.core.Admin;
+import io.sdmq.core.Consumer;
 import io.sdmq.core.EngineSettings;
-import io.sdmq.core.JobView;
-import io.sdmq.core.RestoreCounts;
-import io.sdmq.core.RestoreOutcome;
+import io.sdmq.core.Producer;
+import io.sdmq.core.RecoverySettings;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ReadySignal;
-import io.sdmq.core.spi.ScheduleStore;
+import io.sdmq.core.spi.Reservations;
+import io.sdmq.core.spi.RestoreTarget;
+import io.sdmq.core.spi.Schedule;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The delay queue: MySQL first (the system of record), then the bucket's script in Redis. Built from ports and
- * a Spring-free settings record; {@link #start()} starts its loops, {@link #close()} stops them.
+ * The delay queue, built from its ports and a Spring-free settings record: MySQL first (the system of record), then
+ * the bucket's script in Redis. It composes the parts and orders their start and stop; what callers do goes through
+ * {@link #producer()}, {@link #consumer()} and {@link #admin()}.
  */
-public final class Engine implements DelayQueue, AutoCloseable {
-    private final Workers workers;
-    private final ProducerCalls producers;
-    private final ConsumerCalls consumers;
-    private final AdminCalls admin;
+public final class Engine implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Engine.class);
+    private static final int DRAIN_THREADS = 4;
 
-    public Engine(EngineSettings settings, ScheduleStore store, MessageLog messageLog, ReadySignal signal,
-                  IdGenerator ids, Clock clock) {
-        this.workers = new Workers(settings, store, messageLog, signal, clock);
-        Ops ops = new Ops(settings, store, messageLog, workers, clock);
-        this.producers = new ProducerCalls(ops, ids);
-        this.consumers = new ConsumerCalls(ops);
-        this.admin = new AdminCalls(ops);
+    private final EngineSettings settings;
+    private final ReadySignal signal;
+    private final Clock clock;
+    private final StatusLog statusLog;
+    private final ExecutorService drainer = Executors.newFixedThreadPool(DRAIN_THREADS, Daemons.factory("sdmq-pop"));
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(Daemons.factory("sdmq-timer"));
+    private final WaitingConsumers waiting;
+    private final RestoreFromLog restorer;
+    private final List<TimedLoop> steps = new ArrayList<>();
+    private final Loops loops;
+    private final Producer producer;
+    private final Consumer consumer;
+    private final Admin admin;
+
+    /** The three schedule ports are usually one store's: Redis in production, memory in tests. */
+    public Engine(EngineSettings settings, Schedule schedule, Reservations reservations, RestoreTarget restoreTarget,
+                  MessageLog messageLog, ReadySignal signal, IdGenerator ids, Clock clock) {
+        this.settings = settings;
+        this.signal = signal;
+        this.clock = clock;
+        this.statusLog = new StatusLog(messageLog, settings, System::nanoTime);
+        long refreshMs = settings.maxSleep().toMillis();
+        BucketTimes dueTimes = new BucketTimes(schedule.buckets(), refreshMs);
+        BucketTimes deadlines = new BucketTimes(schedule.buckets(), refreshMs);
+        Alarm schedulerAlarm = new Alarm();
+        Alarm reaperAlarm = new Alarm();
+        Wakeups wakeups = new Wakeups(dueTimes, schedulerAlarm, deadlines, reaperAlarm);
+        BucketLocks locks = new BucketLocks(schedule.buckets());
+        this.waiting = new WaitingConsumers(reservations, statusLog, wakeups, locks, clock, drainer, timer);
+        this.restorer = new RestoreFromLog(restoreTarget, messageLog, statusLog, wakeups, clock,
+                settings.recovery().restorePage());
+        ScheduleCommitted scheduling = new ScheduleCommitted(schedule, locks, statusLog, wakeups, clock);
+        this.producer = new ProducerCalls(new NewMessages(settings.pushRules(), ids, clock), statusLog, scheduling,
+                schedule, messageLog, wakeups, clock);
+        this.consumer = new ConsumerCalls(settings, waiting, reservations, statusLog, messageLog, wakeups, clock);
+        this.admin = new AdminCalls(messageLog, statusLog, scheduling, restorer, schedule, clock);
+        MoveDueMessages scheduler = new MoveDueMessages(schedule, statusLog, this::ready, locks,
+                settings.moveBatch(), dueTimes);
+        RequeueExpiredReservations reaper = new RequeueExpiredReservations(reservations, statusLog, wakeups,
+                settings.moveBatch(), deadlines);
+        this.loops = loops(settings, schedule, messageLog, wakeups,
+                new TimedLoop("sdmq-scheduler", scheduler, clock, refreshMs, schedulerAlarm),
+                new TimedLoop("sdmq-reaper", reaper, clock, refreshMs, reaperAlarm));
+    }
+
+    /**
+     * The loops besides the scheduler and the reaper: the warmer, the reconciler and retention. In {@link #steps}
+     * they are ordered as {@link #runOnce()} runs them.
+     */
+    private Loops loops(EngineSettings settings, Schedule schedule, MessageLog messageLog, Wakeups wakeups,
+                        TimedLoop scheduler, TimedLoop reaper) {
+        long refreshMs = settings.maxSleep().toMillis();
+        // a cold message is due a full lead after it was written at the earliest, so looking now and then is enough;
+        // with no cold window, what a former one left cold is warmed at once
+        long leadMs = settings.coldAfter().isZero() ? Long.MAX_VALUE / 2 : settings.coldAfter().toMillis() / 2;
+        long warmerRefreshMs = Math.max(refreshMs, Math.min(leadMs / 10, 60_000));
+        TimedLoop warmer = new TimedLoop("sdmq-warmer",
+                new WarmColdMessages(schedule, messageLog, wakeups, leadMs, warmerRefreshMs), clock, warmerRefreshMs);
+        RecoverySettings recovery = settings.recovery();
+        TimedLoop reconciler = new TimedLoop("sdmq-reconciler", new ReconcileWithLog(messageLog, restorer, recovery),
+                clock, recovery.reconcileInterval().toMillis());
+        steps.addAll(List.of(reconciler, warmer, scheduler, reaper));
+        List<TimedLoop> others = new ArrayList<>(List.of(reconciler));
+        if (!recovery.retention().isZero()) {
+            others.add(new TimedLoop("sdmq-retention", new PurgeOldMessages(messageLog, recovery), clock, 60_000));
+        }
+        return new Loops(List.of(scheduler, reaper, warmer), others);
+    }
+
+    public Producer producer() {
+        return producer;
+    }
+
+    public Consumer consumer() {
+        return consumer;
+    }
+
+    public Admin admin() {
+        return admin;
     }
 
     public void start() {
-        workers.start();
+        startManual();
+        loops.start();
+        if (settings.recovery().autoRestore()) {
+            Daemons.thread("sdmq-auto-restore", this::restoreEmptyBuckets).start();
+        }
+        long sweepMs = settings.readySweep().toMillis();
+        timer.scheduleWithFixedDelay(this::sweep, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
+        log.info("engine started, host {}", settings.host());
     }
 
     @Override
     public void close() {
-        workers.stop();
+        loops.stop();
+        timer.shutdownNow();
+        drainer.shutdownNow();
+        signal.close();
+        statusLog.stop();
+        log.info("engine stopped; {} status log writes were pending", statusLog.pending());
     }
 
     /** MySQL writes queued and not yet committed: new messages, terminal and background transitions. */
-    public int pendingJournalWrites() {
-        return workers.journals().pending();
+    public int pendingWrites() {
+        return statusLog.pending();
     }
 
-    /** True while the scheduler, the reaper and the journal writers run. */
+    /** True while the scheduler, the reaper, the warmer and the status log writers run. */
     public boolean healthy() {
-        return workers.healthy();
+        return loops.healthy() && statusLog.alive();
     }
 
-    @Override
-    public PushResult push(PushRequest request, OnDuplicate onDuplicate) {
-        return producers.push(request, onDuplicate);
-    }
-
-    @Override
-    public List<PushResult> pushBatch(List<PushRequest> requests, OnDuplicate onDuplicate) {
-        return producers.pushBatch(requests, onDuplicate);
-    }
-
-    @Override
-    public void delete(long id) {
-        producers.delete(id);
-    }
-
-    @Override
-    public void deleteByKey(String topic, String bizKey) {
-        producers.deleteByKey(topic, bizKey);
-    }
-
-    @Override
-    public long reschedule(long id, Long delay, Long deliverAt) {
-        return producers.reschedule(id, delay, deliverAt);
-    }
-
-    @Override
-    public CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout) {
-        return consumers.pop(topic, count, timeout);
-    }
-
-    @Override
-    public void finish(long id) {
-        consumers.finish(id);
-    }
-
-    @Override
-    public List<Optional<SdmqException>> finishAll(List<Long> ids) {
-        return consumers.finishAll(ids);
-    }
-
-    @Override
-    public void nack(long id, Long delay) {
-        consumers.nack(id, delay);
-    }
-
-    @Override
-    public long touch(long id) {
-        return consumers.touch(id);
-    }
-
-    @Override
-    public void requeue(long id) {
-        admin.requeue(id);
-    }
-
-    @Override
-    public JobView job(long id) {
-        return admin.job(id);
-    }
-
-    @Override
-    public RestoreCounts restore(boolean expire) {
-        return workers.restorer().restoreAll(expire);
-    }
-
-    @Override
-    public RestoreOutcome restoreJob(long id, boolean expire) {
-        return workers.restorer().restoreJob(id, expire);
-    }
-
-    /** Starts without the loops; tests call {@link #runOnce()} instead. */
+    /** Starts what answers callers (status log, signal, pops) but no loop: tests drive those with {@link #runOnce}. */
     void startManual() {
-        workers.startManual();
+        statusLog.start();
+        signal.subscribe(waiting::ready);
+        waiting.findReadyTopics();
     }
 
     /** Runs the reconciler, the warmer, the scheduler and the reaper once at the clock's time: for step-wise tests. */
     void runOnce() {
-        workers.runOnce();
+        steps.forEach(TimedLoop::runOnce);
+    }
+
+    private void ready(int bucket, Set<String> topics) {
+        topics.forEach(topic -> waiting.ready(bucket, topic));
+        signal.publish(bucket, topics);
+    }
+
+    private void restoreEmptyBuckets() {
+        try {
+            restorer.restoreEmptyBuckets();
+        } catch (RuntimeException e) {
+            log.warn("could not restore empty buckets at start ({}); the reconciler repairs overdue messages",
+                    e.toString());
+        }
+    }
+
+    private void sweep() {
+        try {
+            waiting.sweep();
+        } catch (Throwable t) {
+            log.warn("ready sweep failed ({}); will retry in {} ms", t.toString(), settings.readySweep().toMillis());
+        }
     }
 }

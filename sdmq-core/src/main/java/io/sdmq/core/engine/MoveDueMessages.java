@@ -2,9 +2,9 @@ package io.sdmq.core.engine;
 
 import io.sdmq.common.MessageStatus;
 import io.sdmq.common.Transition;
-import io.sdmq.core.spi.ScheduleStore;
-import io.sdmq.core.spi.ScheduleStore.MoveResult;
-import io.sdmq.core.spi.ScheduleStore.Moved;
+import io.sdmq.core.spi.Schedule;
+import io.sdmq.core.spi.Schedule.MoveResult;
+import io.sdmq.core.spi.Schedule.Moved;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -12,8 +12,8 @@ import java.util.Set;
 /**
  * The scheduler: moves due messages of each bucket to their topics' ready lists, in bounded batches, and
  * answers the earliest score it knows of, so the loop sleeps exactly until then. A push ahead of a bucket's
- * head lowers it through {@link #scheduled}. Every {@code refreshMs} all buckets are looked at, which covers
- * messages scheduled by other instances.
+ * head lowers it through {@link Wakeups#scheduled}. Every refresh of its {@link BucketTimes} all buckets are looked
+ * at, which covers messages scheduled by other instances.
  */
 final class MoveDueMessages implements TimedLoop.Step {
 
@@ -23,32 +23,21 @@ final class MoveDueMessages implements TimedLoop.Step {
         void ready(int bucket, Set<String> topics);
     }
 
-    /** Told that a message of a bucket is due at a score: wakes the scheduler if that is before it would look. */
-    @FunctionalInterface
-    interface Scheduled {
-        void scheduled(int bucket, long score);
-    }
-
-    private final ScheduleStore store;
-    private final JournalWriter journal;
+    private final Schedule schedule;
+    private final StatusLog statusLog;
     private final ReadyListener listener;
+    private final BucketLocks locks;
     private final int batch;
     private final BucketTimes heads;
-    private final BucketLocks locks;
 
-    MoveDueMessages(ScheduleStore store, JournalWriter journal, ReadyListener listener, BucketLocks locks, int batch,
-                    long refreshMs) {
-        this.store = store;
-        this.locks = locks;
-        this.journal = journal;
+    MoveDueMessages(Schedule schedule, StatusLog statusLog, ReadyListener listener, BucketLocks locks, int batch,
+                    BucketTimes heads) {
+        this.schedule = schedule;
+        this.statusLog = statusLog;
         this.listener = listener;
+        this.locks = locks;
         this.batch = batch;
-        this.heads = new BucketTimes(store.buckets(), refreshMs);
-    }
-
-    /** A message of {@code bucket} is due at {@code score}; answers whether that is earlier than known. */
-    boolean scheduled(int bucket, long score) {
-        return heads.lower(bucket, score);
+        this.heads = heads;
     }
 
     @Override
@@ -69,10 +58,10 @@ final class MoveDueMessages implements TimedLoop.Step {
     }
 
     private MoveResult moveAndRecord(int bucket, long now) {
-        MoveResult result = store.moveDue(bucket, now, batch);
+        MoveResult result = schedule.moveDue(bucket, now, batch);
         for (Moved moved : result.moved()) {
-            journal.record(Transition.of(moved.id(), MessageStatus.DELAY, MessageStatus.READY, now,
-                    store.bucketName(bucket)));
+            statusLog.record(Transition.of(moved.id(), MessageStatus.DELAY, MessageStatus.READY, now,
+                    schedule.bucketName(bucket)));
         }
         return result;
     }

@@ -1,6 +1,6 @@
 package io.sdmq.core.engine;
 
-import io.sdmq.common.IdGenerator;
+import io.sdmq.common.Buckets;
 import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageNotFoundException;
@@ -10,71 +10,66 @@ import io.sdmq.common.PushRequest;
 import io.sdmq.common.PushRules;
 import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
-import io.sdmq.core.DelayQueue.OnDuplicate;
-import io.sdmq.core.DelayQueue.PushOutcome;
-import io.sdmq.core.DelayQueue.PushResult;
+import io.sdmq.core.Producer;
+import io.sdmq.core.spi.MessageLog;
+import io.sdmq.core.spi.Schedule;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /** Push (one or a batch), delete, reschedule and replace: MySQL first, then the bucket's script. */
-final class ProducerCalls {
-    static final int MAX_BATCH = 1_000;
+final class ProducerCalls implements Producer {
+    private final NewMessages newMessages;
+    private final StatusLog statusLog;
+    private final ScheduleCommitted scheduling;
+    private final Schedule schedule;
+    private final MessageLog messageLog;
+    private final Wakeups wakeups;
+    private final Clock clock;
 
-    private final Ops ops;
-    private final IdGenerator ids;
-
-    ProducerCalls(Ops ops, IdGenerator ids) {
-        this.ops = ops;
-        this.ids = ids;
+    ProducerCalls(NewMessages newMessages, StatusLog statusLog, ScheduleCommitted scheduling, Schedule schedule,
+                  MessageLog messageLog, Wakeups wakeups, Clock clock) {
+        this.newMessages = newMessages;
+        this.statusLog = statusLog;
+        this.scheduling = scheduling;
+        this.schedule = schedule;
+        this.messageLog = messageLog;
+        this.wakeups = wakeups;
+        this.clock = clock;
     }
 
-    PushResult push(PushRequest request, OnDuplicate onDuplicate) {
-        Message message = ops.settings.pushRules().toMessage(request, ids.nextId(), ops.clock.millis());
-        return land(List.of(message), List.of(ops.workers.journals().durable().insert(message)), onDuplicate).get(0);
+    @Override
+    public PushResult push(PushRequest request, OnDuplicate onDuplicate) {
+        return pushAll(List.of(newMessages.of(request)), onDuplicate).get(0);
     }
 
-    List<PushResult> pushBatch(List<PushRequest> requests, OnDuplicate onDuplicate) {
-        if (requests == null || requests.isEmpty() || requests.size() > MAX_BATCH) {
-            throw new InvalidRequestException("messages", "must hold 1.." + MAX_BATCH + " messages");
-        }
-        List<Message> messages = new ArrayList<>(requests.size());
-        List<String> errors = new ArrayList<>();
-        long now = ops.clock.millis();
-        for (int i = 0; i < requests.size(); i++) {
-            try {
-                messages.add(ops.settings.pushRules().toMessage(requests.get(i), ids.nextId(), now));
-            } catch (InvalidRequestException e) {
-                errors.add("[" + i + "]." + e.getMessage());
-            }
-        }
-        if (!errors.isEmpty()) {
-            throw new InvalidRequestException("messages", String.join("; ", errors));
-        }
-        return land(messages, ops.workers.journals().durable().insertAll(messages), onDuplicate);
+    @Override
+    public List<PushResult> pushBatch(List<PushRequest> requests, OnDuplicate onDuplicate) {
+        return pushAll(newMessages.ofAll(requests), onDuplicate);
     }
 
     /**
-     * Schedules the committed messages (one script per bucket), then settles those whose business key another
-     * message holds, in order, so a replace within a batch finds its holder scheduled.
+     * Commits the messages, schedules those created (one script per bucket), then settles those whose business key
+     * another message holds, in order, so a replace within a batch finds its holder scheduled.
      */
-    private List<PushResult> land(List<Message> messages, List<Long> holders, OnDuplicate onDuplicate) {
+    private List<PushResult> pushAll(List<Message> messages, OnDuplicate onDuplicate) {
+        List<Long> holders = statusLog.insert(messages);
         List<Message> created = new ArrayList<>(messages.size());
         for (int i = 0; i < messages.size(); i++) {
             if (holders.get(i) == messages.get(i).id()) {
                 created.add(messages.get(i));
             }
         }
-        ops.schedule(created);
+        scheduling.schedule(created);
         List<PushResult> results = new ArrayList<>(messages.size());
         for (int i = 0; i < messages.size(); i++) {
             long holder = holders.get(i);
-            Message message = messages.get(i);
-            if (holder == message.id()) {
+            if (holder == messages.get(i).id()) {
                 results.add(new PushResult(holder, PushOutcome.CREATED));
             } else if (onDuplicate == OnDuplicate.REPLACE) {
-                replace(holder, message);
+                replace(holder, messages.get(i));
                 results.add(new PushResult(holder, PushOutcome.REPLACED));
             } else {
                 results.add(new PushResult(holder, PushOutcome.DUPLICATE));
@@ -85,60 +80,71 @@ final class ProducerCalls {
 
     /** Debounce: the pending holder of a business key takes the new body and due time, atomically in Redis. */
     private void replace(long id, Message update) {
-        int bucket = ops.bucketOf(id);
+        int bucket = Buckets.of(id, schedule.buckets());
         Optional<MessageStatus> where = reschedule(bucket, id, update.dueTime(), update.body());
         if (where.isEmpty() || where.get() != MessageStatus.DELAY) {
-            throw new MessageStateException(id, where.orElseGet(() -> ops.pending(id, "replace").status()), "replace");
+            throw new MessageStateException(id, statusOf(id, where, "replace"), "replace");
         }
-        ops.messageLog.replace(id, update.body(), update.dueTime(),
-                ops.transition(id, MessageStatus.DELAY, MessageStatus.DELAY).withNote("replaced by a push"));
-        ops.workers.scheduled(bucket, update.dueTime());
+        messageLog.replace(id, update.body(), update.dueTime(), Transition.of(id, MessageStatus.DELAY,
+                MessageStatus.DELAY, clock.millis(), schedule.bucketName(bucket)).withNote("replaced by a push"));
+        wakeups.scheduled(bucket, update.dueTime());
     }
 
-    /**
-     * The store's reschedule, and once more when Redis lacked the message's meta: it may have been cold, and then it
-     * is warm now, by this call or by the warmer in between.
-     */
-    private Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body) {
-        Optional<MessageStatus> where = ops.store.reschedule(bucket, id, dueTime, body);
-        if (where.isPresent()) {
-            return where;
-        }
-        ops.warm(bucket, id);
-        return ops.store.reschedule(bucket, id, dueTime, body);
-    }
-
-    void delete(long id) {
-        int bucket = ops.bucketOf(id);
-        Optional<MessageStatus> was = ops.store.delete(bucket, id, ops.clock.millis());
+    @Override
+    public void delete(long id) {
+        int bucket = Buckets.of(id, schedule.buckets());
+        long now = clock.millis();
+        Optional<MessageStatus> was = schedule.delete(bucket, id, now);
         if (was.isPresent()) {
-            ops.commit(ops.transition(id, was.get(), MessageStatus.DELETED));
+            statusLog.commit(Transition.of(id, was.get(), MessageStatus.DELETED, now, schedule.bucketName(bucket)));
             return;
         }
-        StoredMessage stored = ops.pending(id, "delete");
-        ops.commit(ops.transition(id, stored.status(), MessageStatus.DELETED).withNote("not in Redis"));
+        StoredMessage stored = Pending.require(messageLog, id, "delete");
+        statusLog.commit(Transition.of(id, stored.status(), MessageStatus.DELETED, now, schedule.bucketName(bucket))
+                .withNote("not in Redis"));
     }
 
-    void deleteByKey(String topic, String bizKey) {
+    @Override
+    public void deleteByKey(String topic, String bizKey) {
         PushRules.checkTopic("topic", topic);
         if (bizKey == null || bizKey.isEmpty()) {
             throw new InvalidRequestException("bizKey", "is required with topic");
         }
-        delete(ops.messageLog.findIdByKey(topic, bizKey)
-                .orElseThrow(() -> new MessageNotFoundException(topic, bizKey)));
+        delete(messageLog.findIdByKey(topic, bizKey).orElseThrow(() -> new MessageNotFoundException(topic, bizKey)));
     }
 
-    long reschedule(long id, Long delay, Long deliverAt) {
-        long due = ops.settings.pushRules().dueTime(delay, deliverAt, ops.clock.millis());
-        int bucket = ops.bucketOf(id);
+    @Override
+    public long reschedule(long id, Long delay, Long deliverAt) {
+        long due = newMessages.dueTime(delay, deliverAt);
+        int bucket = Buckets.of(id, schedule.buckets());
         Optional<MessageStatus> where = reschedule(bucket, id, due, null);
-        if (where.isPresent() && where.get() == MessageStatus.DELAY) {
-            ops.record(ops.transition(id, MessageStatus.DELAY, MessageStatus.DELAY).withDueTime(due)
-                    .withNote("rescheduled"));
-            ops.workers.scheduled(bucket, due);
-            return due;
+        if (where.isEmpty() || where.get() != MessageStatus.DELAY) {
+            throw new MessageStateException(id, statusOf(id, where, "reschedule"), "reschedule");
         }
-        throw new MessageStateException(id, where.orElseGet(() -> ops.pending(id, "reschedule").status()),
-                "reschedule");
+        statusLog.record(Transition.of(id, MessageStatus.DELAY, MessageStatus.DELAY, clock.millis(),
+                schedule.bucketName(bucket)).withDueTime(due).withNote("rescheduled"));
+        wakeups.scheduled(bucket, due);
+        return due;
+    }
+
+    /**
+     * The schedule's reschedule, and once more when Redis lacked the message's meta: it may have been cold, and then
+     * it is warm now, by this call or by the warmer in between.
+     */
+    private Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body) {
+        Optional<MessageStatus> where = schedule.reschedule(bucket, id, dueTime, body);
+        if (where.isPresent()) {
+            return where;
+        }
+        Optional<StoredMessage> row = messageLog.find(id);
+        if (row.isPresent() && !row.get().status().isTerminal()) {
+            schedule.warm(bucket, List.of(row.get().message()));
+        }
+        return schedule.reschedule(bucket, id, dueTime, body);
+    }
+
+    /** Where a message is that a call could not move: in Redis past DELAY, or as MySQL has it. */
+    private MessageStatus statusOf(long id, Optional<MessageStatus> inRedis, String operation) {
+        return inRedis.orElseGet(() -> Pending.require(messageLog, id, operation).status());
     }
 }

@@ -1,6 +1,7 @@
 package io.sdmq.core.engine;
 
 import io.sdmq.common.Buckets;
+import io.sdmq.common.Daemons;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageNotFoundException;
 import io.sdmq.common.MessageStateException;
@@ -11,9 +12,9 @@ import io.sdmq.common.Transition;
 import io.sdmq.core.RestoreCounts;
 import io.sdmq.core.RestoreOutcome;
 import io.sdmq.core.spi.MessageLog;
-import io.sdmq.core.spi.ScheduleStore;
-import io.sdmq.core.spi.ScheduleStore.Restored;
-import io.sdmq.core.spi.ScheduleStore.Restoring;
+import io.sdmq.core.spi.RestoreTarget;
+import io.sdmq.core.spi.RestoreTarget.Restored;
+import io.sdmq.core.spi.RestoreTarget.Restoring;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,19 +44,22 @@ final class RestoreFromLog {
      */
     private static final int PARALLEL_BUCKETS = 8;
 
-    private final ScheduleStore store;
+    private final RestoreTarget store;
     private final MessageLog messageLog;
-    private final Workers workers;
+    private final StatusLog statusLog;
+    private final Wakeups wakeups;
     private final Clock clock;
     private final int pageSize;
     private final AtomicBoolean running = new AtomicBoolean();
     private final ThreadPoolExecutor pool = new ThreadPoolExecutor(PARALLEL_BUCKETS, PARALLEL_BUCKETS,
             30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), Daemons.factory("sdmq-restore"));
 
-    RestoreFromLog(ScheduleStore store, MessageLog messageLog, Workers workers, Clock clock, int pageSize) {
+    RestoreFromLog(RestoreTarget store, MessageLog messageLog, StatusLog statusLog, Wakeups wakeups, Clock clock,
+                   int pageSize) {
         this.store = store;
         this.messageLog = messageLog;
-        this.workers = workers;
+        this.statusLog = statusLog;
+        this.wakeups = wakeups;
         this.clock = clock;
         this.pageSize = pageSize;
         pool.allowCoreThreadTimeOut(true);
@@ -79,7 +83,7 @@ final class RestoreFromLog {
         return exclusively(() -> restore(true, bucket -> empty[bucket]));
     }
 
-    RestoreOutcome restoreJob(long id, boolean expire) {
+    RestoreOutcome restoreMessage(long id, boolean expire) {
         StoredMessage row = messageLog.find(id).orElseThrow(() -> new MessageNotFoundException(id));
         if (row.status().isTerminal()) {
             throw new MessageStateException(id, row.status(), "restore");
@@ -113,23 +117,23 @@ final class RestoreFromLog {
         return List.of(outcomes);
     }
 
-    /** Writes the given rows of one bucket in one script and journals each outcome into its slot of outcomes. */
+    /** Writes the given rows of one bucket in one script and records each outcome into its slot of outcomes. */
     private void restoreBucket(int bucket, List<Integer> indexes, List<StoredMessage> rows, RestoreOutcome[] outcomes,
                                long now) {
         List<Restoring> restoring = indexes.stream()
                 .map(rows::get)
                 .map(row -> new Restoring(row.message(), overdue(row, now) ? now : row.message().score()))
                 .toList();
-        List<Restored> results = store.restore(bucket, restoring, workers.coldFrom(now));
-        long earliest = ScheduleStore.NONE;
+        List<Restored> results = store.restore(bucket, restoring, now);
+        long earliest = RestoreTarget.NONE;
         for (int j = 0; j < indexes.size(); j++) {
-            outcomes[indexes.get(j)] = journal(rows.get(indexes.get(j)), results.get(j), bucket, now);
+            outcomes[indexes.get(j)] = record(rows.get(indexes.get(j)), results.get(j), bucket, now);
             if (results.get(j) == Restored.WRITTEN) {
                 earliest = Math.min(earliest, restoring.get(j).score());
             }
         }
-        if (earliest != ScheduleStore.NONE) {
-            workers.scheduled(bucket, earliest);
+        if (earliest != RestoreTarget.NONE) {
+            wakeups.scheduled(bucket, earliest);
         }
     }
 
@@ -142,18 +146,18 @@ final class RestoreFromLog {
         if (store.holds(bucket, id)) {
             return RestoreOutcome.ALREADY_PRESENT;
         }
-        workers.journals().durable().commit(Transition.of(id, row.status(), MessageStatus.EXPIRED, now,
+        statusLog.commit(Transition.of(id, row.status(), MessageStatus.EXPIRED, now,
                 store.bucketName(bucket)).withNote("overdue at restore"));
         return RestoreOutcome.EXPIRED;
     }
 
-    private RestoreOutcome journal(StoredMessage row, Restored result, int bucket, long now) {
+    private RestoreOutcome record(StoredMessage row, Restored result, int bucket, long now) {
         long id = row.message().id();
         String bucketName = store.bucketName(bucket);
         return switch (result) {
             case PRESENT -> {
                 if (row.status() == MessageStatus.WAIT_PUT) {
-                    workers.journals().background().record(Transition.of(id, MessageStatus.WAIT_PUT,
+                    statusLog.record(Transition.of(id, MessageStatus.WAIT_PUT,
                             MessageStatus.DELAY, now, bucketName).withNote("found in Redis"));
                 }
                 yield RestoreOutcome.ALREADY_PRESENT;
@@ -161,9 +165,9 @@ final class RestoreFromLog {
             case GONE -> RestoreOutcome.GONE;
             case WRITTEN -> {
                 // a DELAY row put back at its own score changes neither its status nor its due time: no transition,
-                // so restoring a million of them does not wait for a million journal writes
+                // so restoring a million of them does not wait for a million status log writes
                 if (row.status() != MessageStatus.DELAY || overdue(row, now)) {
-                    workers.journals().background().record(Transition.of(id, row.status(), MessageStatus.DELAY, now,
+                    statusLog.record(Transition.of(id, row.status(), MessageStatus.DELAY, now,
                             bucketName).withNote("restored from MySQL"));
                 }
                 yield RestoreOutcome.RESTORED;
@@ -173,7 +177,7 @@ final class RestoreFromLog {
 
     /** Pages through the pending rows by id; the next page is read while this one is written to Redis. */
     private RestoreCounts restore(boolean expire, IntPredicate buckets) {
-        Tally tally = new Tally();
+        RestoreTally tally = new RestoreTally();
         CompletableFuture<List<StoredMessage>> next = readPage(0);
         for (int page = 1; ; page++) {
             List<StoredMessage> rows = join(next);
@@ -217,32 +221,6 @@ final class RestoreFromLog {
             return restore.get();
         } finally {
             running.set(false);
-        }
-    }
-
-    private static final class Tally {
-        private long scanned;
-        private long restored;
-        private long present;
-        private long expired;
-        private long gone;
-
-        void skipped(int rows) {
-            scanned += rows;
-        }
-
-        void count(RestoreOutcome outcome) {
-            scanned++;
-            switch (outcome) {
-                case RESTORED -> restored++;
-                case ALREADY_PRESENT -> present++;
-                case EXPIRED -> expired++;
-                case GONE -> gone++;
-            }
-        }
-
-        RestoreCounts counts() {
-            return new RestoreCounts(scanned, restored, present, expired, gone);
         }
     }
 }

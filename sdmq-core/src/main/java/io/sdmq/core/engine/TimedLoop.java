@@ -1,15 +1,15 @@
 package io.sdmq.core.engine;
 
+import io.sdmq.common.Daemons;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * Runs a step on its own thread, then sleeps until the time the step names (at most {@code maxSleepMs});
- * {@link #wake()} cuts the sleep short. A failing step is logged and the loop goes on.
+ * Runs a step on its own thread, then sleeps until the time the step names (at most {@code maxSleepMs}); its
+ * {@link Alarm} cuts the sleep short. A failing step is logged and the loop goes on.
  */
 final class TimedLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(TimedLoop.class);
@@ -26,21 +26,25 @@ final class TimedLoop implements Runnable {
     private final Step step;
     private final Clock clock;
     private final long maxSleepMs;
+    private final Alarm alarm;
     private volatile Thread thread;
     private volatile long lastRun;
 
-    TimedLoop(String name, Step step, Clock clock, long maxSleepMs) {
+    TimedLoop(String name, Step step, Clock clock, long maxSleepMs, Alarm alarm) {
         this.name = name;
         this.step = step;
         this.clock = clock;
         this.maxSleepMs = maxSleepMs;
+        this.alarm = alarm;
+    }
+
+    TimedLoop(String name, Step step, Clock clock, long maxSleepMs) {
+        this(name, step, clock, maxSleepMs, new Alarm());
     }
 
     void start() {
-        Thread t = new Thread(this, name);
-        t.setDaemon(true);
-        thread = t;
-        t.start();
+        thread = Daemons.thread(name, this);
+        thread.start();
     }
 
     void stop() {
@@ -55,21 +59,20 @@ final class TimedLoop implements Runnable {
         }
     }
 
-    void wake() {
-        Thread t = thread;
-        if (t != null) {
-            LockSupport.unpark(t);
-        }
-    }
-
     /** True while the loop thread runs and has completed a pass within the last few sleep periods. */
     boolean healthy() {
         Thread t = thread;
         return t != null && t.isAlive() && clock.millis() - lastRun <= 3 * maxSleepMs + PAUSE_AFTER_FAILURE_MS;
     }
 
+    /** One pass at the clock's time, for step-wise tests. */
+    void runOnce() {
+        step.runOnce(clock.millis());
+    }
+
     @Override
     public void run() {
+        alarm.wakes();
         while (!Thread.currentThread().isInterrupted()) {
             long sleepNanos;
             try {
@@ -84,7 +87,7 @@ final class TimedLoop implements Runnable {
                 sleepNanos = PAUSE_AFTER_FAILURE_MS * NANOS_PER_MS;
             }
             if (sleepNanos > 0) {
-                LockSupport.parkNanos(this, sleepNanos);
+                alarm.sleep(sleepNanos);
             }
         }
     }

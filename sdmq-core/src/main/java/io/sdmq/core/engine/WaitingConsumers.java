@@ -3,7 +3,7 @@ package io.sdmq.core.engine;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageStatus;
 import io.sdmq.common.Transition;
-import io.sdmq.core.spi.ScheduleStore;
+import io.sdmq.core.spi.Reservations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,47 +16,35 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Long-polls parked in memory: a waiting consumer holds no thread, only a future. Per topic, the buckets that
  * may hold ready ids are kept as candidates; a move (local or signalled) adds them, a pop that comes back short
- * drops them, a sweep repairs lost signals. One drain per topic at a time pops for the waiters in arrival order.
- * A drain runs on a thread that is blocked waiting for its own pop of the topic when there is one (it has nothing
- * better to do, and is woken anyway when its answer comes), else on a drain thread: one thread wake-up per delivery
- * instead of two.
+ * drops them, a sweep repairs lost signals. One drain per topic at a time pops for the waiters in arrival order,
+ * on the caller's thread when a pop finds candidates and no drain running, else on a drain thread.
  */
 final class WaitingConsumers {
     private static final Logger log = LoggerFactory.getLogger(WaitingConsumers.class);
 
-    /** Told of each reservation this instance makes, so the reaper knows its deadline. */
-    @FunctionalInterface
-    interface ReservationListener {
-        void reserved(int bucket, long deadline);
-    }
-
-    private final ScheduleStore store;
-    private final JournalWriter journal;
-    private final ReservationListener reservations;
+    private final Reservations reservations;
+    private final StatusLog statusLog;
+    private final Wakeups wakeups;
+    private final BucketLocks locks;
     private final Clock clock;
     private final Executor drainer;
     private final ScheduledExecutorService timer;
-    private final BucketLocks locks;
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
 
-    WaitingConsumers(ScheduleStore store, JournalWriter journal, ReservationListener reservations, BucketLocks locks,
-                     Clock clock, Executor drainer, ScheduledExecutorService timer) {
-        this.store = store;
-        this.locks = locks;
-        this.journal = journal;
+    WaitingConsumers(Reservations reservations, StatusLog statusLog, Wakeups wakeups, BucketLocks locks, Clock clock,
+                     Executor drainer, ScheduledExecutorService timer) {
         this.reservations = reservations;
+        this.statusLog = statusLog;
+        this.wakeups = wakeups;
+        this.locks = locks;
         this.clock = clock;
         this.drainer = drainer;
         this.timer = timer;
@@ -65,28 +53,21 @@ final class WaitingConsumers {
     /** Up to {@code count} messages of a topic, as soon as any is ready; an empty list after {@code timeoutMs}. */
     CompletableFuture<List<Message>> pop(String topicName, int count, long timeoutMs) {
         Topic topic = topic(topicName);
-        Waiter waiter = new Waiter(topic, count);
+        Waiter waiter = new Waiter(count);
         topic.waiters.add(waiter);
         if (timeoutMs <= 0) {
             drain(topic, waiter);
             expire(topic, waiter);
             return waiter;
         }
-        drainHere(topic, waiter);
+        // under load a consumer then gets its messages in its own call, with no hand-off to a drain thread
+        if (!topic.candidates.isEmpty() && topic.draining.compareAndSet(false, true)) {
+            drainAndRelease(topic, waiter);
+        }
         if (!waiter.isDone()) {
             timer.schedule(() -> expire(topic, waiter), timeoutMs, TimeUnit.MILLISECONDS);
         }
         return waiter;
-    }
-
-    /**
-     * When ready ids may be waiting and no drain runs, pops on the caller's thread: under load a consumer then
-     * gets its messages in its own call, with no hand-off to a drain thread and no asynchronous reply.
-     */
-    private void drainHere(Topic topic, Waiter caller) {
-        if (!topic.candidates.isEmpty() && topic.draining.compareAndSet(false, true)) {
-            drainAndRelease(topic, caller);
-        }
     }
 
     /** Ready ids arrived in a bucket of a topic. */
@@ -96,14 +77,27 @@ final class WaitingConsumers {
         startDrain(topic);
     }
 
+    /** The topics Redis has ready ids of, found at start: their consumers need no signal to get them. */
+    void findReadyTopics() {
+        try {
+            for (int b = 0; b < reservations.buckets(); b++) {
+                for (String topic : reservations.readyTopics(b)) {
+                    ready(b, topic);
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not list ready topics in Redis ({}); consumers find them by the sweep", e.toString());
+        }
+    }
+
     /** Looks for ready ids of every topic with waiting consumers; repairs a lost signal. */
     void sweep() {
         for (Topic topic : topics.values()) {
             if (topic.waiters.isEmpty()) {
                 continue;
             }
-            for (int b = 0; b < store.buckets(); b++) {
-                if (store.readyCount(b, topic.name) > 0) {
+            for (int b = 0; b < reservations.buckets(); b++) {
+                if (reservations.readyCount(b, topic.name) > 0) {
                     topic.candidates.add(b);
                 }
             }
@@ -122,16 +116,11 @@ final class WaitingConsumers {
 
     private void startDrain(Topic topic) {
         if (!topic.waiters.isEmpty() && !topic.candidates.isEmpty() && topic.draining.compareAndSet(false, true)) {
-            for (Waiter blocked : topic.blocked) {
-                if (blocked.handDrain()) {
-                    return;
-                }
-            }
             drainer.execute(() -> drainAndRelease(topic, null));
         }
     }
 
-    /** Runs the drain this thread was given, then lets the next one start. */
+    /** Runs the drain this thread holds, then lets the next one start. */
     private void drainAndRelease(Topic topic, Waiter caller) {
         try {
             drain(topic, caller);
@@ -159,13 +148,13 @@ final class WaitingConsumers {
                 return;
             }
             topic.waiters.remove(waiter);
-            waiter.answer(got);
+            waiter.complete(got);
         }
     }
 
     private List<Message> take(Topic topic, int count) {
         List<Message> got = new ArrayList<>(count);
-        int buckets = store.buckets();
+        int buckets = reservations.buckets();
         for (int i = 0; i < buckets && got.size() < count && !topic.candidates.isEmpty(); i++) {
             int bucket = (topic.cursor + i) % buckets;
             if (!topic.candidates.remove(bucket)) {
@@ -191,11 +180,11 @@ final class WaitingConsumers {
 
     private List<Message> popAndRecord(int bucket, String topic, int count) {
         long now = clock.millis();
-        List<Message> popped = store.pop(bucket, topic, count, now);
+        List<Message> popped = reservations.pop(bucket, topic, count, now);
         for (Message m : popped) {
-            journal.record(Transition.of(m.id(), MessageStatus.READY, MessageStatus.RESERVED, now,
-                    store.bucketName(bucket)).withAttempts(m.attempts()));
-            reservations.reserved(bucket, now + m.ttrMs());
+            statusLog.record(Transition.of(m.id(), MessageStatus.READY, MessageStatus.RESERVED, now,
+                    reservations.bucketName(bucket)).withAttempts(m.attempts()));
+            wakeups.reserved(bucket, now + m.ttrMs());
         }
         return popped;
     }
@@ -203,7 +192,7 @@ final class WaitingConsumers {
     private void expire(Topic topic, Waiter waiter) {
         if (waiter.claimed.compareAndSet(false, true)) {
             topic.waiters.remove(waiter);
-            waiter.answer(List.of());
+            waiter.complete(List.of());
         } else if (!waiter.isDone()) {
             timer.schedule(() -> expire(topic, waiter), 1, TimeUnit.MILLISECONDS);
         }
@@ -212,8 +201,6 @@ final class WaitingConsumers {
     private static final class Topic {
         final String name;
         final Queue<Waiter> waiters = new ConcurrentLinkedQueue<>();
-        /** Waiters whose caller is blocked in {@link Waiter#get(long, TimeUnit)}, ready to run a drain. */
-        final Queue<Waiter> blocked = new ConcurrentLinkedQueue<>();
         final Set<Integer> candidates = ConcurrentHashMap.newKeySet();
         final AtomicBoolean draining = new AtomicBoolean();
         volatile int cursor;
@@ -223,80 +210,13 @@ final class WaitingConsumers {
         }
     }
 
-    /**
-     * A waiting consumer's answer. While a thread is blocked in {@link #get(long, TimeUnit)} on it, that thread runs
-     * the drains of the topic it is given.
-     */
-    private final class Waiter extends CompletableFuture<List<Message>> {
-        private static final int IDLE = 0;
-        private static final int BLOCKED = 1;
-        private static final int DRAIN = 2;
-
-        final Topic topic;
+    /** A waiting consumer's answer; claimed by the one drain or expiry that answers it. */
+    private static final class Waiter extends CompletableFuture<List<Message>> {
         final int count;
         final AtomicBoolean claimed = new AtomicBoolean();
-        private final AtomicInteger caller = new AtomicInteger(IDLE);
-        private volatile Thread thread;
 
-        Waiter(Topic topic, int count) {
-            this.topic = topic;
+        Waiter(int count) {
             this.count = count;
-        }
-
-        void answer(List<Message> messages) {
-            complete(messages);
-            Thread t = thread;
-            if (t != null) {
-                LockSupport.unpark(t);
-            }
-        }
-
-        /** Gives the topic's drain, which the caller holds, to this waiter's blocked thread; false when none. */
-        boolean handDrain() {
-            if (isDone() || !caller.compareAndSet(BLOCKED, DRAIN)) {
-                return false;
-            }
-            LockSupport.unpark(thread);
-            return true;
-        }
-
-        @Override
-        public List<Message> get(long timeout, TimeUnit unit)
-                throws InterruptedException, ExecutionException, TimeoutException {
-            if (isDone() || !caller.compareAndSet(IDLE, BLOCKED)) {
-                return super.get(timeout, unit);
-            }
-            thread = Thread.currentThread();
-            topic.blocked.add(this);
-            long deadline = System.nanoTime() + unit.toNanos(timeout);
-            try {
-                while (true) {
-                    if (caller.compareAndSet(DRAIN, BLOCKED)) {
-                        drainAndRelease(topic, this);
-                        continue;
-                    }
-                    long left = deadline - System.nanoTime();
-                    if (isDone() || left <= 0) {
-                        break;
-                    }
-                    LockSupport.parkNanos(this, left);
-                    if (Thread.interrupted()) {
-                        throw new InterruptedException();
-                    }
-                }
-            } finally {
-                topic.blocked.remove(this);
-                if (!caller.compareAndSet(BLOCKED, IDLE)) {
-                    // given a drain while leaving: run it, or the topic's drains stop
-                    caller.set(IDLE);
-                    drainAndRelease(topic, this);
-                }
-                thread = null;
-            }
-            if (!isDone()) {
-                throw new TimeoutException();
-            }
-            return super.get();
         }
     }
 }

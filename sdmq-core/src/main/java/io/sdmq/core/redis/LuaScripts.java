@@ -14,17 +14,19 @@ import java.util.List;
  * server's CPU under load.
  */
 final class LuaScripts {
+    /** The retry rule, one copy for the two scripts that give messages back. */
+    private static final String RETRY_RULE = text("retry");
     static final RedisScript<Long> PUSH = load("push", Long.class);
     static final RedisScript<List<Object>> MOVE_DUE = load("move_due", listType());
     static final RedisScript<List<Object>> POP = load("pop", listType());
     static final RedisScript<List<Object>> FINISH = load("finish", listType());
     static final RedisScript<String> DELETE = load("delete", String.class);
-    static final RedisScript<List<Object>> NACK = load("nack", listType());
+    static final RedisScript<List<Object>> NACK = load("nack", listType(), RETRY_RULE);
     static final RedisScript<String> TOUCH = load("touch", String.class);
     static final RedisScript<String> RESCHEDULE = load("reschedule", String.class);
     static final RedisScript<List<Object>> WARM = load("warm", listType());
     static final RedisScript<List<Object>> RESTORE = load("restore", listType());
-    static final RedisScript<List<Object>> REQUEUE_EXPIRED = load("requeue_expired", listType());
+    static final RedisScript<List<Object>> REQUEUE_EXPIRED = load("requeue_expired", listType(), RETRY_RULE);
     static final RedisScript<Long> COMPARE_AND_PEXPIRE = load("compare_and_pexpire", Long.class);
     static final RedisScript<Long> COMPARE_AND_DEL = load("compare_and_del", Long.class);
 
@@ -32,9 +34,18 @@ final class LuaScripts {
     }
 
     private static <T> RedisScript<T> load(String name, Class<T> resultType) {
+        return RedisScript.of(text(name), resultType);
+    }
+
+    /** A script with a library of functions put in front of it. */
+    private static <T> RedisScript<T> load(String name, Class<T> resultType, String library) {
+        return RedisScript.of(library + "\n" + text(name), resultType);
+    }
+
+    private static String text(String name) {
         ClassPathResource resource = new ClassPathResource("lua/" + name + ".lua");
         try {
-            return RedisScript.of(resource.getContentAsString(StandardCharsets.UTF_8), resultType);
+            return resource.getContentAsString(StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + resource, e);
         }

@@ -1,5 +1,6 @@
 package io.sdmq.core.redis;
 
+import io.sdmq.common.Daemons;
 import io.sdmq.core.spi.ReadySignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,6 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 
 /**
  * Ready topics over Redis pub/sub on channel {@code <prefix>:ready}: one message per publish, its lines the
@@ -56,8 +56,8 @@ public final class RedisReadySignal implements ReadySignal {
         this.channel = prefix + ":ready";
         this.channelBytes = channel.getBytes(StandardCharsets.UTF_8);
         this.redis = new StringRedisTemplate(factory);
-        this.dispatcher = Executors.newSingleThreadScheduledExecutor(daemon("sdmq-ready-signal"));
-        this.subscriber = Executors.newSingleThreadExecutor(daemon("sdmq-ready-subscription"));
+        this.dispatcher = Executors.newSingleThreadScheduledExecutor(Daemons.factory("sdmq-ready-signal"));
+        this.subscriber = Executors.newSingleThreadExecutor(Daemons.factory("sdmq-ready-subscription"));
         this.container = new RedisMessageListenerContainer();
         container.setConnectionFactory(factory);
         container.setTaskExecutor(dispatcher);
@@ -100,14 +100,6 @@ public final class RedisReadySignal implements ReadySignal {
             dispatcher.shutdownNow();
             subscriber.shutdownNow();
         }
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     private void dispatch(Message message, Listener listener) {

@@ -1,15 +1,19 @@
 package io.sdmq.core.engine;
 
+import io.sdmq.common.IdGenerator;
 import io.sdmq.common.Message;
 import io.sdmq.common.PushRequest;
-import io.sdmq.common.PushRules;
 import io.sdmq.core.EngineSettings;
-import io.sdmq.core.RecoverySettings;
+import io.sdmq.core.Producer.OnDuplicate;
 import io.sdmq.core.SettableClock;
 import io.sdmq.core.spi.InMemoryMessageLog;
 import io.sdmq.core.spi.InMemoryReadySignal;
 import io.sdmq.core.spi.InMemoryScheduleStore;
+import io.sdmq.core.spi.MessageLog;
+import io.sdmq.core.spi.ReadySignal;
+import io.sdmq.core.spi.SchedulePorts;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,6 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /** An engine on in-memory ports and a settable clock, its loops driven by {@link Engine#runOnce()}. */
 final class EngineFixture implements AutoCloseable {
     static final long T0 = 1_700_000_000_000L;
+    /** The cold window of the engine tests, as the server's default: messages due later are kept cold. */
+    static final Duration COLD_AFTER = Duration.ofHours(1);
 
     final SettableClock clock = new SettableClock(T0);
     final InMemoryScheduleStore store;
@@ -25,29 +31,35 @@ final class EngineFixture implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong(9_000);
 
     EngineFixture(int buckets, int maxAttempts, List<Long> backoff, int maxWaitingPerTopic) {
-        store = new InMemoryScheduleStore(buckets, backoff);
-        PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, maxAttempts, backoff);
-        engine = new Engine(settings(rules, maxWaitingPerTopic), store, messageLog, new InMemoryReadySignal(),
-                ids::incrementAndGet, clock);
+        store = new InMemoryScheduleStore(buckets, backoff, COLD_AFTER);
+        engine = engine(settings(maxAttempts, backoff).maxWaitingPerTopic(maxWaitingPerTopic).build(), store,
+                messageLog, new InMemoryReadySignal(), ids::incrementAndGet, clock);
         engine.startManual();
     }
 
-    /** The cold window of the engine tests, as the server's default: messages due later are kept cold. */
-    static final Duration COLD_AFTER = Duration.ofHours(1);
+    /**
+     * The engine settings of the engine tests: the given retry policy, no linger, a 5 s write timeout, queues of
+     * 10 000.
+     */
+    static EngineSettings.Builder settings(int maxAttempts, List<Long> backoff) {
+        return EngineSettings.builder().host("test-host").maxAttempts(maxAttempts)
+                .retryDelays(backoff.stream().map(Duration::ofMillis).toList()).coldAfter(COLD_AFTER)
+                .writeCapacity(10_000).backgroundCapacity(10_000).linger(Duration.ZERO);
+    }
 
-    /** The engine settings of the engine tests: no linger, a 5 s write timeout, queues of 10 000. */
-    static EngineSettings settings(PushRules rules, int maxWaitingPerTopic) {
-        return new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), COLD_AFTER, 10_000, 10_000,
-                1_000, Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), maxWaitingPerTopic,
-                Duration.ofSeconds(1), RecoverySettings.defaults());
+    /** An engine whose three schedule ports are one store's. */
+    static Engine engine(EngineSettings settings, SchedulePorts store, MessageLog messageLog, ReadySignal signal,
+                         IdGenerator ids, Clock clock) {
+        return new Engine(settings, store, store, store, messageLog, signal, ids, clock);
     }
 
     long push(String topic, String bizKey, long delay) {
-        return engine.push(new PushRequest(topic, bizKey, "body", delay, null, null, null, null, null)).id();
+        return engine.producer().push(new PushRequest(topic, bizKey, "body", delay, null, null, null, null, null),
+                OnDuplicate.IGNORE).id();
     }
 
     List<Message> popNow(String topic) {
-        return engine.pop(topic, 100, Duration.ZERO).join();
+        return engine.consumer().pop(topic, 100, Duration.ZERO).join();
     }
 
     /** Advances the clock and runs the loops twice (a requeue, then the move of what it requeued). */

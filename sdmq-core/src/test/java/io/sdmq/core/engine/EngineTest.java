@@ -1,5 +1,7 @@
 package io.sdmq.core.engine;
 
+import io.sdmq.core.Producer.OnDuplicate;
+
 import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageNotFoundException;
@@ -53,10 +55,9 @@ class EngineTest {
     }
 
     private void startEngine(int buckets) {
-        store = new InMemoryScheduleStore(buckets, BACKOFF);
-        PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, BACKOFF);
-        engine = new Engine(EngineFixture.settings(rules, 1_000), store, messageLog, signal, ids::incrementAndGet,
-                clock);
+        store = new InMemoryScheduleStore(buckets, BACKOFF, EngineFixture.COLD_AFTER);
+        engine = EngineFixture.engine(EngineFixture.settings(3, BACKOFF).build(), store, messageLog, signal,
+                ids::incrementAndGet, clock);
         engine.startManual();
     }
 
@@ -81,7 +82,7 @@ class EngineTest {
     @Test
     void a_waiting_consumer_gets_the_message_the_moment_it_is_due() throws Exception {
         long id = push("order", 2_000, null);
-        CompletableFuture<List<Message>> waiting = engine.pop("order", 10, Duration.ofSeconds(30));
+        CompletableFuture<List<Message>> waiting = engine.consumer().pop("order", 10, Duration.ofSeconds(30));
         engine.runOnce();
         assertThat(waiting).isNotDone();
 
@@ -92,37 +93,11 @@ class EngineTest {
         assertThat(signal.published()).hasSize(1).allMatch(s -> s.endsWith("/order"));
     }
 
-    /** A consumer blocked on its pop runs the drain itself: the pop is made on its own thread, with no hand-off. */
+    /** A pop that has to wait is parked; a drain thread answers it when the message is due. */
     @Test
-    void a_consumer_blocked_on_its_pop_pops_on_its_own_thread() throws Exception {
+    void a_pop_that_has_to_wait_is_answered_by_a_drain_thread() throws Exception {
         long id = push("order", 2_000, null);
-        CompletableFuture<List<Message>> waiting = engine.pop("order", 10, Duration.ofSeconds(30));
-        AtomicReference<List<Message>> got = new AtomicReference<>();
-        Thread consumer = new Thread(() -> {
-            try {
-                got.set(waiting.get(10, TimeUnit.SECONDS));
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        }, "blocked-consumer");
-        consumer.start();
-        await().atMost(Duration.ofSeconds(5)).until(() -> consumer.getState() == Thread.State.TIMED_WAITING);
-
-        clock.advance(2_000);
-        engine.runOnce();
-        consumer.join(10_000);
-
-        assertThat(got.get()).extracting(Message::id).containsExactly(id);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(messageLog.history(id))
-                .filteredOn(t -> t.to() == RESERVED).extracting(Transition::thread)
-                .containsExactly("blocked-consumer"));
-    }
-
-    /** A consumer that stopped waiting leaves its pop parked; a drain thread answers it when the message is due. */
-    @Test
-    void a_pop_whose_caller_stopped_waiting_is_answered_by_a_drain_thread() throws Exception {
-        long id = push("order", 2_000, null);
-        CompletableFuture<List<Message>> waiting = engine.pop("order", 10, Duration.ofSeconds(30));
+        CompletableFuture<List<Message>> waiting = engine.consumer().pop("order", 10, Duration.ofSeconds(30));
         assertThatThrownBy(() -> waiting.get(20, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
 
         clock.advance(2_000);
@@ -137,7 +112,7 @@ class EngineTest {
     @Test
     void a_long_poll_with_nothing_due_answers_an_empty_list_after_its_timeout() throws Exception {
         push("order", 60_000, null);
-        assertThat(engine.pop("order", 1, Duration.ofMillis(50)).get(5, TimeUnit.SECONDS)).isEmpty();
+        assertThat(engine.consumer().pop("order", 1, Duration.ofMillis(50)).get(5, TimeUnit.SECONDS)).isEmpty();
     }
 
     @Test
@@ -148,7 +123,7 @@ class EngineTest {
         clock.advance(1);
         popNow("order");
         clock.advance(1);
-        engine.finish(id);
+        engine.consumer().finish(id);
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(messageLog.history(id))
                 .extracting(Transition::to).containsExactly(WAIT_PUT, DELAY, READY, RESERVED, FINISHED));
@@ -197,13 +172,13 @@ class EngineTest {
     @Test
     void a_deleted_message_is_never_delivered() {
         long id = push("order", 1_000, null);
-        engine.delete(id);
+        engine.producer().delete(id);
         clock.advance(1_000);
         engine.runOnce();
 
         assertThat(popNow("order")).isEmpty();
         assertThat(messageLog.find(id).orElseThrow().status()).isEqualTo(DELETED);
-        assertThatThrownBy(() -> engine.delete(id)).isInstanceOf(MessageStateException.class)
+        assertThatThrownBy(() -> engine.producer().delete(id)).isInstanceOf(MessageStateException.class)
                 .hasMessageContaining("DELETED");
     }
 
@@ -211,7 +186,7 @@ class EngineTest {
     void a_ready_message_can_be_deleted_and_is_skipped_by_pop() {
         long id = push("order", 0, null);
         engine.runOnce();
-        engine.delete(id);
+        engine.producer().delete(id);
 
         assertThat(popNow("order")).isEmpty();
         assertThat(messageLog.history(id)).filteredOn(t -> t.to() == DELETED).extracting(Transition::from)
@@ -222,21 +197,21 @@ class EngineTest {
     void finish_answers_not_found_and_conflict() {
         long id = push("order", 60_000, null);
 
-        assertThatThrownBy(() -> engine.finish(42)).isInstanceOf(MessageNotFoundException.class);
-        assertThatThrownBy(() -> engine.finish(id)).isInstanceOf(MessageStateException.class)
+        assertThatThrownBy(() -> engine.consumer().finish(42)).isInstanceOf(MessageNotFoundException.class);
+        assertThatThrownBy(() -> engine.consumer().finish(id)).isInstanceOf(MessageStateException.class)
                 .hasMessageContaining("not reserved");
         clock.advance(60_000);
         engine.runOnce();
         popNow("order");
-        engine.finish(id);
-        assertThatThrownBy(() -> engine.finish(id)).isInstanceOf(MessageStateException.class)
+        engine.consumer().finish(id);
+        assertThatThrownBy(() -> engine.consumer().finish(id)).isInstanceOf(MessageStateException.class)
                 .hasMessageContaining("FINISHED");
     }
 
     @Test
     void a_repeated_biz_key_answers_the_first_id_and_changes_nothing() {
-        var first = engine.push(request("order", "order-42", 1_000));
-        var second = engine.push(request("order", "order-42", 5_000));
+        var first = engine.producer().push(request("order", "order-42", 1_000), OnDuplicate.IGNORE);
+        var second = engine.producer().push(request("order", "order-42", 5_000), OnDuplicate.IGNORE);
 
         assertThat(second.duplicate()).isTrue();
         assertThat(second.id()).isEqualTo(first.id());
@@ -247,11 +222,11 @@ class EngineTest {
 
     @Test
     void bad_pop_arguments_name_the_field() {
-        assertThatThrownBy(() -> engine.pop("no spaces", 1, Duration.ZERO))
+        assertThatThrownBy(() -> engine.consumer().pop("no spaces", 1, Duration.ZERO))
                 .isInstanceOf(InvalidRequestException.class).hasMessageStartingWith("topic:");
-        assertThatThrownBy(() -> engine.pop("order", 0, Duration.ZERO))
+        assertThatThrownBy(() -> engine.consumer().pop("order", 0, Duration.ZERO))
                 .isInstanceOf(InvalidRequestException.class).hasMessageStartingWith("count:");
-        assertThatThrownBy(() -> engine.pop("order", 1, Duration.ofSeconds(61)))
+        assertThatThrownBy(() -> engine.consumer().pop("order", 1, Duration.ofSeconds(61)))
                 .isInstanceOf(InvalidRequestException.class).hasMessageStartingWith("timeout:");
     }
 
@@ -259,8 +234,8 @@ class EngineTest {
     void priority_orders_messages_due_in_the_same_instant() {
         engine.close();
         startEngine(1);
-        long late = engine.push(new PushRequest("order", null, "b", 0L, null, 5, null, null, null)).id();
-        long early = engine.push(new PushRequest("order", null, "a", 0L, null, 1, null, null, null)).id();
+        long late = engine.producer().push(new PushRequest("order", null, "b", 0L, null, 5, null, null, null), OnDuplicate.IGNORE).id();
+        long early = engine.producer().push(new PushRequest("order", null, "a", 0L, null, 1, null, null, null), OnDuplicate.IGNORE).id();
         clock.advance(10);
         engine.runOnce();
 
@@ -268,7 +243,7 @@ class EngineTest {
     }
 
     private long push(String topic, long delay, Long ttr) {
-        return engine.push(new PushRequest(topic, null, "body", delay, null, null, ttr, null, null)).id();
+        return engine.producer().push(new PushRequest(topic, null, "body", delay, null, null, ttr, null, null), OnDuplicate.IGNORE).id();
     }
 
     private static PushRequest request(String topic, String bizKey, long delay) {
@@ -276,6 +251,6 @@ class EngineTest {
     }
 
     private List<Message> popNow(String topic) {
-        return engine.pop(topic, 100, Duration.ZERO).join();
+        return engine.consumer().pop(topic, 100, Duration.ZERO).join();
     }
 }

@@ -1,5 +1,7 @@
 package io.sdmq.core.engine;
 
+import io.sdmq.core.Producer.OnDuplicate;
+
 import io.sdmq.common.Message;
 import io.sdmq.common.PushRequest;
 import io.sdmq.common.PushRules;
@@ -28,7 +30,7 @@ import static org.awaitility.Awaitility.await;
 class LoopsTest {
     private static final Duration ONCE_AN_HOUR = Duration.ofHours(1);
 
-    private final InMemoryScheduleStore store = new InMemoryScheduleStore(4, List.of(0L));
+    private final InMemoryScheduleStore store = new InMemoryScheduleStore(4, List.of(0L), Duration.ofSeconds(1));
     private final InMemoryMessageLog messageLog = new InMemoryMessageLog();
     private final AtomicLong ids = new AtomicLong(7_000);
     private final List<Engine> engines = new ArrayList<>();
@@ -41,7 +43,7 @@ class LoopsTest {
     @Test
     void a_message_whose_reservation_expires_is_delivered_again_at_once() {
         Engine engine = started(Duration.ZERO);
-        long id = engine.push(new PushRequest("order", null, "body", 0L, null, null, 1_000L, 3, null)).id();
+        long id = engine.producer().push(new PushRequest("order", null, "body", 0L, null, null, 1_000L, 3, null), OnDuplicate.IGNORE).id();
 
         assertThat(popWithin(engine)).extracting(Message::id).containsExactly(id);
 
@@ -53,7 +55,7 @@ class LoopsTest {
     void a_message_warmed_after_the_scheduler_last_looked_is_delivered_when_due() {
         Engine writer = engine(Duration.ofSeconds(1));
         writer.startManual();
-        long id = writer.push(new PushRequest("order", null, "body", 3_000L, null, null, null, null, null)).id();
+        long id = writer.producer().push(new PushRequest("order", null, "body", 3_000L, null, null, null, null, null), OnDuplicate.IGNORE).id();
         writer.close();
         assertThat(store.coldIds()).containsExactly(id);
 
@@ -71,12 +73,10 @@ class LoopsTest {
     }
 
     private Engine engine(Duration coldAfter) {
-        PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, List.of(0L));
-        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, ONCE_AN_HOUR, coldAfter, 10_000,
-                10_000, 1_000, Duration.ofSeconds(5), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000,
-                ONCE_AN_HOUR, RecoverySettings.defaults());
-        Engine engine = new Engine(settings, store, messageLog, new InMemoryReadySignal(), ids::incrementAndGet,
-                Clock.systemUTC());
+        EngineSettings settings = EngineFixture.settings(3, List.of(0L)).coldAfter(coldAfter).maxSleep(ONCE_AN_HOUR)
+                .readySweep(ONCE_AN_HOUR).build();
+        Engine engine = EngineFixture.engine(settings, store, messageLog, new InMemoryReadySignal(),
+                ids::incrementAndGet, Clock.systemUTC());
         engines.add(engine);
         return engine;
     }
@@ -85,7 +85,7 @@ class LoopsTest {
     private static List<Message> popWithin(Engine engine) {
         List<Message> popped = new ArrayList<>();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
-            popped.addAll(engine.pop("order", 10, Duration.ofSeconds(5)).join());
+            popped.addAll(engine.consumer().pop("order", 10, Duration.ofSeconds(5)).join());
             return !popped.isEmpty();
         });
         return popped;

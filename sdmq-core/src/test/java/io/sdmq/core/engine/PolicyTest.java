@@ -8,9 +8,9 @@ import io.sdmq.common.PushRequest;
 import io.sdmq.common.SdmqException;
 import io.sdmq.common.TooManyRequestsException;
 import io.sdmq.common.Transition;
-import io.sdmq.core.DelayQueue.OnDuplicate;
-import io.sdmq.core.DelayQueue.PushOutcome;
-import io.sdmq.core.DelayQueue.PushResult;
+import io.sdmq.core.Producer.OnDuplicate;
+import io.sdmq.core.Producer.PushOutcome;
+import io.sdmq.core.Producer.PushResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +43,7 @@ class PolicyTest {
 
     @Test
     void a_message_never_finished_is_delivered_max_attempts_times_with_the_backoff_then_dead() {
-        long id = f.engine.push(new PushRequest("order", null, "b", 0L, null, null, 1_000L, 3, null)).id();
+        long id = f.engine.producer().push(new PushRequest("order", null, "b", 0L, null, null, 1_000L, 3, null), OnDuplicate.IGNORE).id();
         List<Long> deliveredAt = new ArrayList<>();
         for (int round = 0; round < 200 && deliveredAt.size() < 4; round++) {
             f.advance(100);
@@ -62,22 +62,22 @@ class PolicyTest {
         long id = f.push("order", null, 0);
         f.advance(0);
         assertThat(f.popNow("order")).hasSize(1);
-        f.engine.nack(id, 5_000L);
+        f.engine.consumer().nack(id, 5_000L);
         f.advance(4_999);
         assertThat(f.popNow("order")).isEmpty();
         f.advance(1);
         assertThat(f.popNow("order")).extracting(Message::attempts).containsExactly(2);
-        f.engine.nack(id, null);
+        f.engine.consumer().nack(id, null);
         f.advance(9_999);
         assertThat(f.popNow("order")).isEmpty();
         f.advance(1);
         assertThat(f.popNow("order")).extracting(Message::attempts).containsExactly(3);
 
-        f.engine.nack(id, null);
+        f.engine.consumer().nack(id, null);
 
         assertThat(f.messageLog.find(id).orElseThrow().status()).isEqualTo(DEAD);
-        assertThatThrownBy(() -> f.engine.nack(id, null)).isInstanceOf(MessageStateException.class);
-        assertThatThrownBy(() -> f.engine.nack(id, -1L)).isInstanceOf(InvalidRequestException.class)
+        assertThatThrownBy(() -> f.engine.consumer().nack(id, null)).isInstanceOf(MessageStateException.class);
+        assertThatThrownBy(() -> f.engine.consumer().nack(id, -1L)).isInstanceOf(InvalidRequestException.class)
                 .hasMessageStartingWith("delay:");
     }
 
@@ -87,17 +87,17 @@ class PolicyTest {
         for (int i = 0; i < 3; i++) {
             f.advance(60_000);
             assertThat(f.popNow("order")).hasSize(1);
-            f.engine.nack(id, 0L);
+            f.engine.consumer().nack(id, 0L);
         }
-        assertThatThrownBy(() -> f.engine.requeue(f.push("order", null, 600_000)))
+        assertThatThrownBy(() -> f.engine.admin().requeue(f.push("order", null, 600_000)))
                 .isInstanceOf(MessageStateException.class);
 
-        f.engine.requeue(id);
+        f.engine.admin().requeue(id);
         f.advance(0);
 
         assertThat(f.popNow("order")).extracting(Message::id, Message::attempts).containsExactly(
                 tuple(id, 1));
-        assertThatThrownBy(() -> f.engine.requeue(424_242)).isInstanceOf(MessageNotFoundException.class);
+        assertThatThrownBy(() -> f.engine.admin().requeue(424_242)).isInstanceOf(MessageNotFoundException.class);
     }
 
     @Test
@@ -109,7 +109,7 @@ class PolicyTest {
         assertThat(f.popNow("order")).hasSize(2);
 
         List<Optional<SdmqException>> results =
-                f.engine.finishAll(List.of(a, 424_242L, b, pending));
+                f.engine.consumer().finishAll(List.of(a, 424_242L, b, pending));
 
         assertThat(results.get(0)).isEmpty();
         assertThat(results.get(1)).containsInstanceOf(MessageNotFoundException.class);
@@ -121,17 +121,17 @@ class PolicyTest {
 
     @Test
     void touch_extends_the_reservation_by_the_ttr() {
-        long id = f.engine.push(new PushRequest("order", null, "b", 0L, null, null, 2_000L, null, null)).id();
+        long id = f.engine.producer().push(new PushRequest("order", null, "b", 0L, null, null, 2_000L, null, null), OnDuplicate.IGNORE).id();
         f.advance(0);
         f.popNow("order");
         f.clock.advance(1_500);
 
-        assertThat(f.engine.touch(id)).isEqualTo(T0 + 3_500);
+        assertThat(f.engine.consumer().touch(id)).isEqualTo(T0 + 3_500);
         f.advance(1_000);
         assertThat(f.popNow("order")).isEmpty();
         f.advance(1_000);
         assertThat(f.popNow("order")).extracting(Message::id).containsExactly(id);
-        assertThatThrownBy(() -> f.engine.touch(f.push("order", null, 60_000)))
+        assertThatThrownBy(() -> f.engine.consumer().touch(f.push("order", null, 60_000)))
                 .isInstanceOf(MessageStateException.class);
     }
 
@@ -139,18 +139,18 @@ class PolicyTest {
     void reschedule_moves_a_pending_message_and_refuses_a_reserved_one() {
         long id = f.push("order", null, 60_000);
 
-        assertThat(f.engine.reschedule(id, 1_000L, null)).isEqualTo(T0 + 1_000);
+        assertThat(f.engine.producer().reschedule(id, 1_000L, null)).isEqualTo(T0 + 1_000);
         f.advance(1_000);
         assertThat(f.popNow("order")).extracting(Message::id).containsExactly(id);
-        assertThatThrownBy(() -> f.engine.reschedule(id, 1_000L, null)).isInstanceOf(MessageStateException.class)
+        assertThatThrownBy(() -> f.engine.producer().reschedule(id, 1_000L, null)).isInstanceOf(MessageStateException.class)
                 .hasMessageContaining("RESERVED");
-        assertThatThrownBy(() -> f.engine.reschedule(id, 1_000L, 5L)).isInstanceOf(InvalidRequestException.class);
+        assertThatThrownBy(() -> f.engine.producer().reschedule(id, 1_000L, 5L)).isInstanceOf(InvalidRequestException.class);
     }
 
     @Test
     void a_duplicate_push_with_replace_debounces_body_and_time() {
         long id = f.push("order", "o-1", 60_000);
-        PushResult replaced = f.engine.push(new PushRequest("order", "o-1", "newer", 2_000L, null, null, null, null,
+        PushResult replaced = f.engine.producer().push(new PushRequest("order", "o-1", "newer", 2_000L, null, null, null, null,
                 null), OnDuplicate.REPLACE);
 
         assertThat(replaced).isEqualTo(new PushResult(id, PushOutcome.REPLACED));
@@ -159,7 +159,7 @@ class PolicyTest {
         assertThat(got).extracting(Message::id, Message::body).containsExactly(
                 tuple(id, "newer"));
         assertThat(f.messageLog.find(id).orElseThrow().message().body()).isEqualTo("newer");
-        assertThatThrownBy(() -> f.engine.push(new PushRequest("order", "o-1", "x", 0L, null, null, null, null, null),
+        assertThatThrownBy(() -> f.engine.producer().push(new PushRequest("order", "o-1", "x", 0L, null, null, null, null, null),
                 OnDuplicate.REPLACE)).isInstanceOf(MessageStateException.class);
     }
 
@@ -167,10 +167,10 @@ class PolicyTest {
     void delete_by_business_key_cancels_its_message() {
         long id = f.push("order", "o-9", 60_000);
 
-        f.engine.deleteByKey("order", "o-9");
+        f.engine.producer().deleteByKey("order", "o-9");
 
         assertThat(f.messageLog.find(id).orElseThrow().status()).isEqualTo(DELETED);
-        assertThatThrownBy(() -> f.engine.deleteByKey("order", "o-10")).isInstanceOf(MessageNotFoundException.class);
+        assertThatThrownBy(() -> f.engine.producer().deleteByKey("order", "o-10")).isInstanceOf(MessageNotFoundException.class);
     }
 
     @Test
@@ -181,33 +181,33 @@ class PolicyTest {
                 new PushRequest("order", null, "c", 0L, null, null, null, null, null),
                 new PushRequest("order", null, null, 0L, null, null, null, null, null));
 
-        assertThatThrownBy(() -> f.engine.pushBatch(batch, OnDuplicate.IGNORE))
+        assertThatThrownBy(() -> f.engine.producer().pushBatch(batch, OnDuplicate.IGNORE))
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("messages: [1].topic: must match [A-Za-z0-9._-]{1,64}; [3].body: is required");
         assertThat(f.messageLog.findPending(0, 10)).isEmpty();
 
-        List<PushResult> results = f.engine.pushBatch(List.of(batch.get(0), batch.get(2)), OnDuplicate.IGNORE);
+        List<PushResult> results = f.engine.producer().pushBatch(List.of(batch.get(0), batch.get(2)), OnDuplicate.IGNORE);
         assertThat(results).extracting(PushResult::outcome).containsOnly(PushOutcome.CREATED);
         assertThat(f.messageLog.findPending(0, 10)).hasSize(2);
     }
 
     @Test
     void a_topic_takes_only_so_many_waiting_consumers() {
-        f.engine.pop("order", 1, Duration.ofSeconds(30));
-        f.engine.pop("order", 1, Duration.ofSeconds(30));
+        f.engine.consumer().pop("order", 1, Duration.ofSeconds(30));
+        f.engine.consumer().pop("order", 1, Duration.ofSeconds(30));
 
-        assertThatThrownBy(() -> f.engine.pop("order", 1, Duration.ofSeconds(30)))
+        assertThatThrownBy(() -> f.engine.consumer().pop("order", 1, Duration.ofSeconds(30)))
                 .isInstanceOf(TooManyRequestsException.class);
-        assertThat(f.engine.pop("other", 1, Duration.ofMillis(10)).join()).isEmpty();
+        assertThat(f.engine.consumer().pop("other", 1, Duration.ofMillis(10)).join()).isEmpty();
     }
 
     @Test
     void the_job_view_holds_status_and_history() {
         long id = f.push("order", null, 1_000);
 
-        await().untilAsserted(() -> assertThat(f.engine.job(id).history()).extracting(Transition::to)
+        await().untilAsserted(() -> assertThat(f.engine.admin().message(id).history()).extracting(Transition::to)
                 .containsExactly(WAIT_PUT, DELAY));
-        assertThat(f.engine.job(id).stored().message().dueTime()).isEqualTo(T0 + 1_000);
-        assertThatThrownBy(() -> f.engine.job(1)).isInstanceOf(MessageNotFoundException.class);
+        assertThat(f.engine.admin().message(id).stored().message().dueTime()).isEqualTo(T0 + 1_000);
+        assertThatThrownBy(() -> f.engine.admin().message(1)).isInstanceOf(MessageNotFoundException.class);
     }
 }

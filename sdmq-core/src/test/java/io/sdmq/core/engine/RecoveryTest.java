@@ -8,7 +8,7 @@ import io.sdmq.common.PushRequest;
 import io.sdmq.common.PushRules;
 import io.sdmq.common.Transition;
 import io.sdmq.common.UnavailableException;
-import io.sdmq.core.DelayQueue;
+import io.sdmq.core.Producer.OnDuplicate;
 import io.sdmq.core.EngineSettings;
 import io.sdmq.core.RecoverySettings;
 import io.sdmq.core.RestoreCounts;
@@ -19,7 +19,7 @@ import io.sdmq.core.spi.InMemoryReadySignal;
 import io.sdmq.core.spi.InMemoryScheduleStore;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.Outage;
-import io.sdmq.core.spi.ScheduleStore;
+import io.sdmq.core.spi.SchedulePorts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,11 +52,12 @@ class RecoveryTest {
     private static final long LEAD = EngineFixture.COLD_AFTER.toMillis() / 2;
 
     private final SettableClock clock = new SettableClock(T0);
-    private final InMemoryScheduleStore redis = new InMemoryScheduleStore(4, List.of(0L));
+    private final InMemoryScheduleStore redis = new InMemoryScheduleStore(4, List.of(0L), EngineFixture.COLD_AFTER);
     private final InMemoryMessageLog mysql = new InMemoryMessageLog();
     private final Outage redisOutage = new Outage();
     private final Outage mysqlOutage = new Outage();
     private final AtomicLong ids = new AtomicLong(5_000);
+    private static final RecoverySettings RECOVERY = RecoverySettings.builder().build();
     private Engine engine;
 
     @BeforeEach
@@ -65,16 +66,15 @@ class RecoveryTest {
     }
 
     private void startEngine(Duration coldAfter) {
-        startEngine(coldAfter, redisOutage.wrap(ScheduleStore.class, redis));
+        startEngine(coldAfter, redisOutage.wrap(SchedulePorts.class, redis));
     }
 
-    private void startEngine(Duration coldAfter, ScheduleStore store) {
-        PushRules rules = new PushRules(Duration.ofDays(365).toMillis(), 65_536, 30_000, 3, List.of(0L));
-        EngineSettings settings = new EngineSettings(rules, "test-host", 1_000, Duration.ofSeconds(1), coldAfter,
-                10_000, 10_000, 1_000, Duration.ofSeconds(2), Duration.ZERO, 100, Duration.ofSeconds(60), 1_000,
-                Duration.ofSeconds(1), RecoverySettings.defaults());
-        engine = new Engine(settings, store, mysqlOutage.wrap(MessageLog.class, mysql), new InMemoryReadySignal(),
-                ids::incrementAndGet, clock);
+    private void startEngine(Duration coldAfter, SchedulePorts store) {
+        redis.coldAfter(coldAfter);
+        EngineSettings settings = EngineFixture.settings(3, List.of(0L)).coldAfter(coldAfter)
+                .writeTimeout(Duration.ofSeconds(2)).build();
+        engine = EngineFixture.engine(settings, store, mysqlOutage.wrap(MessageLog.class, mysql),
+                new InMemoryReadySignal(), ids::incrementAndGet, clock);
         engine.startManual();
     }
 
@@ -90,8 +90,8 @@ class RecoveryTest {
         redis.loseEverything();
         long c = push(5_000);
 
-        assertThat(engine.restore(true)).isEqualTo(new RestoreCounts(3, 2, 1, 0, 0));
-        assertThat(engine.restore(true)).isEqualTo(new RestoreCounts(3, 0, 3, 0, 0));
+        assertThat(engine.admin().restore(true)).isEqualTo(new RestoreCounts(3, 2, 1, 0, 0));
+        assertThat(engine.admin().restore(true)).isEqualTo(new RestoreCounts(3, 0, 3, 0, 0));
         clock.advance(20_000);
         engine.runOnce();
         assertThat(popNow()).extracting(Message::id).containsExactlyInAnyOrder(a, b, c);
@@ -103,7 +103,7 @@ class RecoveryTest {
         redis.loseEverything();
         clock.advance(5_000);
 
-        assertThat(engine.restore(true).restored()).isEqualTo(1);
+        assertThat(engine.admin().restore(true).restored()).isEqualTo(1);
         engine.runOnce();
         assertThat(popNow()).extracting(Message::id).containsExactly(a);
     }
@@ -115,7 +115,7 @@ class RecoveryTest {
         redis.loseEverything();
         clock.advance(5_000);
 
-        assertThat(engine.restore(false)).isEqualTo(new RestoreCounts(2, 1, 0, 1, 0));
+        assertThat(engine.admin().restore(false)).isEqualTo(new RestoreCounts(2, 1, 0, 1, 0));
         assertThat(mysql.find(overdue).orElseThrow().status()).isEqualTo(EXPIRED);
         clock.advance(60_000);
         engine.runOnce();
@@ -128,11 +128,11 @@ class RecoveryTest {
         long finished = push(0);
         engine.runOnce();
         assertThat(popNow()).hasSize(2);
-        engine.finish(finished);
+        engine.consumer().finish(finished);
         await().until(() -> mysql.find(reserved).orElseThrow().status() == RESERVED);
         redis.loseEverything();
 
-        assertThat(engine.restore(true)).isEqualTo(new RestoreCounts(1, 1, 0, 0, 0));
+        assertThat(engine.admin().restore(true)).isEqualTo(new RestoreCounts(1, 1, 0, 0, 0));
         engine.runOnce();
         List<Message> again = popNow();
         assertThat(again).extracting(Message::id).containsExactly(reserved);
@@ -144,12 +144,12 @@ class RecoveryTest {
         long lost = push(60_000);
         redis.loseEverything();
         long done = push(0);
-        engine.delete(done);
+        engine.producer().delete(done);
 
-        assertThat(engine.restoreJob(lost, true)).isEqualTo(RestoreOutcome.RESTORED);
-        assertThat(engine.restoreJob(lost, true)).isEqualTo(RestoreOutcome.ALREADY_PRESENT);
-        assertThatThrownBy(() -> engine.restoreJob(77, true)).isInstanceOf(MessageNotFoundException.class);
-        assertThatThrownBy(() -> engine.restoreJob(done, true)).isInstanceOf(MessageStateException.class);
+        assertThat(engine.admin().restoreMessage(lost, true)).isEqualTo(RestoreOutcome.RESTORED);
+        assertThat(engine.admin().restoreMessage(lost, true)).isEqualTo(RestoreOutcome.ALREADY_PRESENT);
+        assertThatThrownBy(() -> engine.admin().restoreMessage(77, true)).isInstanceOf(MessageNotFoundException.class);
+        assertThatThrownBy(() -> engine.admin().restoreMessage(done, true)).isInstanceOf(MessageStateException.class);
     }
 
     @Test
@@ -163,12 +163,12 @@ class RecoveryTest {
         assertThat(popped.stream().map(id -> Buckets.of(id, redis.buckets())).distinct().count()).isGreaterThan(1);
 
         redisOutage.begin();
-        assertThatThrownBy(() -> engine.finishAll(popped)).hasMessageContaining("test outage");
+        assertThatThrownBy(() -> engine.consumer().finishAll(popped)).hasMessageContaining("test outage");
         redisOutage.end();
 
         assertThat(popped).allSatisfy(id -> assertThat(mysql.history(id)).extracting(Transition::to)
                 .doesNotContain(FINISHED));
-        assertThat(engine.finishAll(popped)).allSatisfy(result -> assertThat(result).isEmpty());
+        assertThat(engine.consumer().finishAll(popped)).allSatisfy(result -> assertThat(result).isEmpty());
         assertThat(popped).allSatisfy(id -> assertThat(mysql.find(id).orElseThrow().status()).isEqualTo(FINISHED));
     }
 
@@ -186,12 +186,12 @@ class RecoveryTest {
         List<Long> rest = popped.stream().filter(id -> !firstBucket.contains(id)).toList();
 
         redisOutage.beginAfter(1);
-        assertThatThrownBy(() -> engine.finishAll(popped)).hasMessageContaining("test outage");
+        assertThatThrownBy(() -> engine.consumer().finishAll(popped)).hasMessageContaining("test outage");
         redisOutage.end();
 
         assertThat(firstBucket).allSatisfy(id -> assertThat(mysql.find(id).orElseThrow().status()).isEqualTo(FINISHED));
         assertThat(rest).allSatisfy(id -> assertThat(mysql.find(id).orElseThrow().status()).isEqualTo(RESERVED));
-        clock.advance(30_001 + RecoverySettings.defaults().grace().toMillis());
+        clock.advance(30_001 + RECOVERY.grace().toMillis());
         engine.runOnce();
         engine.runOnce();
         assertThat(popNow()).extracting(Message::id).containsExactlyInAnyOrderElementsOf(rest);
@@ -204,7 +204,7 @@ class RecoveryTest {
         assertThat(mysql.find(id).orElseThrow().status()).isEqualTo(WAIT_PUT);
 
         redisOutage.end();
-        clock.advance(RecoverySettings.defaults().waitPutAge().toMillis() + 1);
+        clock.advance(RECOVERY.waitPutAge().toMillis() + 1);
         engine.runOnce();
 
         assertThat(popNow()).extracting(Message::id).containsExactly(id);
@@ -217,7 +217,7 @@ class RecoveryTest {
         long id = push(1_000);
         await().until(() -> mysql.find(id).orElseThrow().status() == DELAY);
         redis.loseEverything();
-        clock.advance(1_001 + RecoverySettings.defaults().grace().toMillis());
+        clock.advance(1_001 + RECOVERY.grace().toMillis());
 
         engine.runOnce();
 
@@ -239,9 +239,9 @@ class RecoveryTest {
     @Test
     void retention_purges_terminal_messages_ended_and_due_a_retention_ago_only() {
         long old = push(60_000);
-        engine.delete(old);
+        engine.producer().delete(old);
         long pending = push(60_000);
-        PurgeOldMessages purge = new PurgeOldMessages(mysql, RecoverySettings.defaults());
+        PurgeOldMessages purge = new PurgeOldMessages(mysql, RECOVERY);
         long retention = Duration.ofDays(7).toMillis();
 
         assertThat(purge.runOnce(T0 + retention + 1)).isEqualTo(T0 + retention + 1 + 60_000);
@@ -254,10 +254,9 @@ class RecoveryTest {
     @Test
     void a_backlog_larger_than_a_pass_is_purged_in_passes_that_follow_at_once() {
         for (int i = 0; i < 101; i++) {
-            engine.delete(push(0));
+            engine.producer().delete(push(0));
         }
-        RecoverySettings oneAtATime = new RecoverySettings(true, Duration.ofSeconds(10), Duration.ofSeconds(5),
-                Duration.ofSeconds(60), Duration.ofDays(7), 1, 5_000);
+        RecoverySettings oneAtATime = RecoverySettings.builder().purgeBatch(1).build();
         PurgeOldMessages purge = new PurgeOldMessages(mysql, oneAtATime);
         long now = T0 + Duration.ofDays(7).toMillis() + 1;
 
@@ -307,14 +306,14 @@ class RecoveryTest {
     void a_cold_message_can_be_rescheduled_replaced_and_deleted() {
         long rescheduled = push(TWO_HOURS);
         PushRequest keyed = new PushRequest("order", "k-1", "first", TWO_HOURS, null, null, null, null, null);
-        long replaced = engine.push(keyed).id();
+        long replaced = engine.producer().push(keyed, OnDuplicate.IGNORE).id();
         long deleted = push(TWO_HOURS);
         assertThat(redis.coldIds()).containsExactlyInAnyOrder(rescheduled, replaced, deleted);
 
-        engine.reschedule(rescheduled, 5_000L, null);
-        engine.push(new PushRequest("order", "k-1", "second", 3_000L, null, null, null, null, null),
-                DelayQueue.OnDuplicate.REPLACE);
-        engine.delete(deleted);
+        engine.producer().reschedule(rescheduled, 5_000L, null);
+        engine.producer().push(new PushRequest("order", "k-1", "second", 3_000L, null, null, null, null, null),
+                OnDuplicate.REPLACE);
+        engine.producer().delete(deleted);
 
         assertThat(redis.coldIds()).isEmpty();
         assertThat(mysql.find(deleted).orElseThrow().status()).isEqualTo(DELETED);
@@ -331,8 +330,8 @@ class RecoveryTest {
     void a_reschedule_that_the_warmer_overtakes_still_reschedules() {
         engine.close();
         // the warmer brings the message in right after the reschedule found it cold, before the reschedule warms it
-        ScheduleStore overtaken = (ScheduleStore) Proxy.newProxyInstance(ScheduleStore.class.getClassLoader(),
-                new Class<?>[] {ScheduleStore.class}, (self, method, args) -> {
+        SchedulePorts overtaken = (SchedulePorts) Proxy.newProxyInstance(SchedulePorts.class.getClassLoader(),
+                new Class<?>[] {SchedulePorts.class}, (self, method, args) -> {
                     Object result = method.invoke(redis, args);
                     if (method.getName().equals("reschedule") && ((Optional<?>) result).isEmpty()) {
                         redis.warm((int) args[0], List.of(mysql.find((long) args[1]).orElseThrow().message()));
@@ -342,7 +341,7 @@ class RecoveryTest {
         startEngine(EngineFixture.COLD_AFTER, overtaken);
         long id = push(TWO_HOURS);
 
-        assertThat(engine.reschedule(id, 5_000L, null)).isEqualTo(T0 + 5_000);
+        assertThat(engine.producer().reschedule(id, 5_000L, null)).isEqualTo(T0 + 5_000);
 
         at(T0 + 5_000);
         engine.runOnce();
@@ -376,8 +375,8 @@ class RecoveryTest {
      */
     private List<Long> pushToEveryBucketFailingInBucketZero(String method, long delay) {
         engine.close();
-        ScheduleStore failingBucketZero = (ScheduleStore) Proxy.newProxyInstance(ScheduleStore.class.getClassLoader(),
-                new Class<?>[] {ScheduleStore.class}, (self, called, args) -> {
+        SchedulePorts failingBucketZero = (SchedulePorts) Proxy.newProxyInstance(SchedulePorts.class.getClassLoader(),
+                new Class<?>[] {SchedulePorts.class}, (self, called, args) -> {
                     if (called.getName().equals(method) && (int) args[0] == 0) {
                         throw new IllegalStateException("bucket 0 cannot " + method + " (test)");
                     }
@@ -401,13 +400,13 @@ class RecoveryTest {
         long near = push(10_000);
         redis.loseEverything();
 
-        assertThat(engine.restore(true)).isEqualTo(new RestoreCounts(2, 2, 0, 0, 0));
+        assertThat(engine.admin().restore(true)).isEqualTo(new RestoreCounts(2, 2, 0, 0, 0));
 
         assertThat(redis.coldIds()).containsExactly(far);
         at(T0 + 10_000);
         engine.runOnce();
         assertThat(popNow()).extracting(Message::id).containsExactly(near);
-        engine.finish(near);
+        engine.consumer().finish(near);
         at(T0 + TWO_HOURS - LEAD);
         engine.runOnce();
         at(T0 + TWO_HOURS);
@@ -437,10 +436,10 @@ class RecoveryTest {
     }
 
     private long push(long delay) {
-        return engine.push(new PushRequest("order", null, "body", delay, null, null, null, null, null)).id();
+        return engine.producer().push(new PushRequest("order", null, "body", delay, null, null, null, null, null), OnDuplicate.IGNORE).id();
     }
 
     private List<Message> popNow() {
-        return engine.pop("order", 100, Duration.ZERO).join();
+        return engine.consumer().pop("order", 100, Duration.ZERO).join();
     }
 }

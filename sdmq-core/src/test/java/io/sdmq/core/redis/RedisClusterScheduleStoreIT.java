@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -23,15 +24,15 @@ class RedisClusterScheduleStoreIT extends RedisScheduleStoreIT {
     @Test
     void each_bucket_lives_on_one_node_and_the_buckets_spread_over_the_masters() {
         int buckets = 16;
-        var spread = newStore(buckets);
+        Stores spread = newStores(buckets);
         for (int b = 0; b < buckets; b++) {
-            spread.push(b, aMessage().topic("order").due(NOW).ttr(1_000).build());
-            spread.push(b, aMessage().topic("order").due(NOW + 1_000).build());
-            spread.moveDue(b, NOW, 10);
-            spread.pop(b, "order", 1, NOW);
-            spread.push(b, aMessage().topic("order").due(NOW).build());
-            spread.moveDue(b, NOW, 10);
-            assertThat(spread.readyTopics(b)).containsExactly("order");
+            spread.schedule().push(b, List.of(aMessage().topic("order").due(NOW).ttr(1_000).build(),
+                    aMessage().topic("order").due(NOW + 1_000).build()), NOW);
+            spread.schedule().moveDue(b, NOW, 10);
+            spread.reservations().pop(b, "order", 1, NOW);
+            spread.schedule().push(b, List.of(aMessage().topic("order").due(NOW).build()), NOW);
+            spread.schedule().moveDue(b, NOW, 10);
+            assertThat(spread.reservations().readyTopics(b)).containsExactly("order");
         }
 
         Map<String, String> nodeOfBucket = new HashMap<>();

@@ -1,15 +1,17 @@
 package io.sdmq.core.redis;
 
 import io.sdmq.common.Message;
-import io.sdmq.core.spi.ScheduleStore;
-import io.sdmq.core.spi.ScheduleStore.MoveResult;
-import io.sdmq.core.spi.ScheduleStore.Moved;
+import io.sdmq.core.spi.Reservations;
+import io.sdmq.core.spi.Schedule;
+import io.sdmq.core.spi.Schedule.MoveResult;
+import io.sdmq.core.spi.Schedule.Moved;
 import io.sdmq.core.spi.ScheduleStoreContract;
 import io.sdmq.testing.TestServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,10 +30,20 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
     }
 
     @Override
-    protected ScheduleStore newStore(int buckets) {
+    protected Stores newStores(int buckets) {
         prefix = TestServices.freshKeyPrefix();
         prefixes.add(prefix);
-        return new RedisScheduleStore(redis, prefix, buckets, DEFAULT_RETRY_DELAYS);
+        return storesAt(prefix, buckets);
+    }
+
+    Stores storesAt(String keyPrefix, int buckets) {
+        RedisSchedule schedule = new RedisSchedule(redis, keyPrefix, buckets, Duration.ofMillis(COLD_AFTER_MS));
+        return new Stores(schedule, new RedisReservations(redis, keyPrefix, buckets, DEFAULT_RETRY_DELAYS), schedule);
+    }
+
+    @Override
+    protected long goneMs() {
+        return RedisBuckets.GONE_MS;
     }
 
     @AfterEach
@@ -43,16 +55,16 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
     void every_key_of_a_bucket_carries_its_hash_tag() {
         Message m = aMessage().topic("order").due(NOW).ttr(1_000).build();
         Message later = aMessage().topic("order").due(NOW + 1_000).build();
-        store.push(3, m);
-        store.push(3, later);
-        store.moveDue(3, NOW, 10);
-        store.pop(3, "order", 1, NOW);
-        store.push(3, aMessage().topic("order").due(NOW).build());
-        store.moveDue(3, NOW, 10);
+        push(3, m);
+        push(3, later);
+        schedule.moveDue(3, NOW, 10);
+        reservations.pop(3, "order", 1, NOW);
+        push(3, aMessage().topic("order").due(NOW).build());
+        schedule.moveDue(3, NOW, 10);
         Message far = aMessage().topic("order").due(NOW + 60_000).build();
-        store.push(3, List.of(far), NOW + 60_000);
+        schedule.push(3, List.of(far), NOW + 60_000 - COLD_AFTER_MS);
 
-        assertThat(store.bucketName(3)).isEqualTo(prefix + ":{b3}:delay");
+        assertThat(schedule.bucketName(3)).isEqualTo(prefix + ":{b3}:delay");
         assertThat(redis.keys(prefix + ":*")).containsExactlyInAnyOrder(prefix + ":{b3}:meta",
                 prefix + ":{b3}:delay", prefix + ":{b3}:reserved", prefix + ":{b3}:ready:order",
                 prefix + ":{b3}:cold");
@@ -67,7 +79,7 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
     @Test
     void meta_is_compact_json_without_the_id_which_is_its_field() {
         Message m = aMessage().id(9_007_199_254_740_993L).bizKey("k-1").priority(7).due(NOW + 5).build();
-        store.push(0, m);
+        push(0, m);
 
         String json = (String) redis.opsForHash().get(prefix + ":{b0}:meta", "9007199254740993");
 
@@ -85,8 +97,8 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
                 + "\"p\":0,\"ct\":" + NOW + ",\"d\":" + NOW + ",\"ttr\":30000,\"ma\":8,\"a\":0}");
         redis.opsForZSet().add(prefix + ":{b0}:delay", id, NOW);
 
-        store.moveDue(0, NOW, 10);
-        List<Message> popped = store.pop(0, "order", 10, NOW);
+        schedule.moveDue(0, NOW, 10);
+        List<Message> popped = reservations.pop(0, "order", 10, NOW);
 
         assertThat(popped).containsExactly(new Message(Long.parseLong(id), "order", null, "x", 0, NOW, NOW, 30_000,
                 8, null, 1));
@@ -96,13 +108,13 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
     void move_due_drops_ids_whose_meta_is_gone() {
         Message lost = aMessage().due(NOW).build();
         Message kept = aMessage().due(NOW + 1).build();
-        store.push(0, lost);
-        store.push(0, kept);
+        push(0, lost);
+        push(0, kept);
         redis.opsForHash().delete(prefix + ":{b0}:meta", Long.toString(lost.id()));
 
-        MoveResult result = store.moveDue(0, NOW + 1, 10);
+        MoveResult result = schedule.moveDue(0, NOW + 1, 10);
 
-        assertThat(result).isEqualTo(new MoveResult(List.of(new Moved(kept.id(), "order")), ScheduleStore.NONE));
+        assertThat(result).isEqualTo(new MoveResult(List.of(new Moved(kept.id(), "order")), Schedule.NONE));
         assertThat(redis.opsForList().range(prefix + ":{b0}:ready:order", 0, -1))
                 .containsExactly(Long.toString(kept.id()));
     }
@@ -110,37 +122,37 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
     @Test
     void empty_retry_delays_fall_back_to_the_server_default() {
         Message m = new Message(4_242L, "order", null, "x", 0, NOW, NOW, 1_000, 5, List.of(), 0);
-        store.push(0, m);
-        store.moveDue(0, NOW, 10);
+        push(0, m);
+        schedule.moveDue(0, NOW, 10);
 
-        assertThat(store.pop(0, "order", 1, NOW)).containsExactly(m.withAttempts(1));
-        assertThat(store.requeueExpired(0, NOW + 1_000, 10).requeued())
-                .containsExactly(new ScheduleStore.Requeued(4_242L, 1, NOW + 1_000 + DEFAULT_RETRY_DELAYS.get(0)));
+        assertThat(reservations.pop(0, "order", 1, NOW)).containsExactly(m.withAttempts(1));
+        assertThat(reservations.requeueExpired(0, NOW + 1_000, 10).requeued())
+                .containsExactly(new Reservations.Requeued(4_242L, 1, NOW + 1_000 + DEFAULT_RETRY_DELAYS.get(0)));
     }
 
     @Test
     void ready_topics_match_the_prefix_literally() {
         String base = TestServices.freshKeyPrefix();
         prefixes.add(base);
-        ScheduleStore globbing = new RedisScheduleStore(redis, base + "*", 1, DEFAULT_RETRY_DELAYS);
-        ScheduleStore neighbour = new RedisScheduleStore(redis, base + "x", 1, DEFAULT_RETRY_DELAYS);
-        globbing.push(0, aMessage().topic("mine").due(NOW).build());
-        neighbour.push(0, aMessage().topic("theirs").due(NOW).build());
-        globbing.moveDue(0, NOW, 10);
-        neighbour.moveDue(0, NOW, 10);
+        Stores globbing = storesAt(base + "*", 1);
+        Stores neighbour = storesAt(base + "x", 1);
+        globbing.schedule().push(0, List.of(aMessage().topic("mine").due(NOW).build()), NOW);
+        neighbour.schedule().push(0, List.of(aMessage().topic("theirs").due(NOW).build()), NOW);
+        globbing.schedule().moveDue(0, NOW, 10);
+        neighbour.schedule().moveDue(0, NOW, 10);
 
-        assertThat(globbing.readyTopics(0)).containsExactly("mine");
-        assertThat(neighbour.readyTopics(0)).containsExactly("theirs");
+        assertThat(globbing.reservations().readyTopics(0)).containsExactly("mine");
+        assertThat(neighbour.reservations().readyTopics(0)).containsExactly("theirs");
     }
 
     @Test
     void move_due_works_through_a_large_bucket_in_batches() {
         for (int i = 0; i < 1_100; i++) {
-            store.push(1, aMessage().due(NOW + i).build());
+            push(1, aMessage().due(NOW + i).build());
         }
 
-        assertThat(store.moveDue(1, NOW + 10_000, 500).moved()).hasSize(500);
-        assertThat(store.moveDue(1, NOW + 10_000, 500).nextScore()).isEqualTo(NOW + 1_000);
-        assertThat(store.readyCount(1, "order")).isEqualTo(1_000);
+        assertThat(schedule.moveDue(1, NOW + 10_000, 500).moved()).hasSize(500);
+        assertThat(schedule.moveDue(1, NOW + 10_000, 500).nextScore()).isEqualTo(NOW + 1_000);
+        assertThat(reservations.readyCount(1, "order")).isEqualTo(1_000);
     }
 }

@@ -3,6 +3,7 @@ package io.sdmq.core.spi;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageStatus;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,17 +17,32 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** The schedule store in memory, for engine unit tests; held to the same contract as the Redis one. */
-public final class InMemoryScheduleStore implements ScheduleStore {
+/** The schedule ports in memory, for engine unit tests; held to the same contract as the Redis ones. */
+public final class InMemoryScheduleStore implements SchedulePorts {
+    /** How long a finished, deleted or dead id is remembered, as in Redis. */
+    public static final long GONE_MS = 5 * 60_000L;
+
     private final Bucket[] buckets;
     private final List<Long> defaultRetryDelays;
+    private volatile long coldAfterMs;
 
-    public InMemoryScheduleStore(int buckets, List<Long> defaultRetryDelays) {
+    /** @param coldAfter messages due further ahead than this from the time they are pushed are kept cold (0: none) */
+    public InMemoryScheduleStore(int buckets, List<Long> defaultRetryDelays, Duration coldAfter) {
         this.buckets = new Bucket[buckets];
         for (int b = 0; b < buckets; b++) {
             this.buckets[b] = new Bucket();
         }
         this.defaultRetryDelays = List.copyOf(defaultRetryDelays);
+        this.coldAfterMs = coldAfter.toMillis();
+    }
+
+    /** Changes the hot window, as a server restarted with another one would. */
+    public void coldAfter(Duration coldAfter) {
+        coldAfterMs = coldAfter.toMillis();
+    }
+
+    private long coldFrom(long now) {
+        return coldAfterMs == 0 ? NONE : now + coldAfterMs;
     }
 
     private record Entry(long id, long time) {
@@ -89,7 +105,8 @@ public final class InMemoryScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public synchronized boolean push(int bucket, List<Message> messages, long coldFrom) {
+    public synchronized boolean push(int bucket, List<Message> messages, long now) {
+        long coldFrom = coldFrom(now);
         Bucket b = buckets[bucket];
         Set<Long> written = new HashSet<>();
         for (Message message : messages) {
@@ -226,7 +243,8 @@ public final class InMemoryScheduleStore implements ScheduleStore {
     }
 
     @Override
-    public synchronized List<Restored> restore(int bucket, List<Restoring> messages, long coldFrom) {
+    public synchronized List<Restored> restore(int bucket, List<Restoring> messages, long now) {
+        long coldFrom = coldFrom(now);
         Bucket b = buckets[bucket];
         List<Restored> outcomes = new ArrayList<>(messages.size());
         for (Restoring restoring : messages) {

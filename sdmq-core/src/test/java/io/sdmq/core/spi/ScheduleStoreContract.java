@@ -2,11 +2,11 @@ package io.sdmq.core.spi;
 
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageStatus;
-import io.sdmq.core.spi.ScheduleStore.ColdIds;
-import io.sdmq.core.spi.ScheduleStore.Moved;
-import io.sdmq.core.spi.ScheduleStore.MoveResult;
-import io.sdmq.core.spi.ScheduleStore.RequeueResult;
-import io.sdmq.core.spi.ScheduleStore.Requeued;
+import io.sdmq.core.spi.Reservations.RequeueResult;
+import io.sdmq.core.spi.Reservations.Requeued;
+import io.sdmq.core.spi.Schedule.ColdIds;
+import io.sdmq.core.spi.Schedule.MoveResult;
+import io.sdmq.core.spi.Schedule.Moved;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -19,103 +19,139 @@ import static io.sdmq.core.spi.MessageBuilder.aMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What every {@link ScheduleStore} does. An implementation's test extends this and returns a fresh, empty store
- * that uses {@link #DEFAULT_RETRY_DELAYS} as its server-default backoff.
+ * What every implementation of the schedule ports ({@link Schedule}, {@link Reservations}, {@link RestoreTarget}) does.
+ * An implementation's test extends this and returns fresh, empty stores of one deployment that use
+ * {@link #DEFAULT_RETRY_DELAYS} as their server-default backoff and {@link #COLD_AFTER_MS} as their hot window.
  */
 public abstract class ScheduleStoreContract {
     protected static final List<Long> DEFAULT_RETRY_DELAYS = List.of(0L, 10_000L, 60_000L);
+    /** A year: a message pushed at {@code NOW} is never cold unless a test pushes it at an earlier {@code now}. */
+    protected static final long COLD_AFTER_MS = 365L * 24 * 3_600_000;
     private static final int B = 0;
 
-    protected ScheduleStore store;
+    protected Schedule schedule;
+    protected Reservations reservations;
+    protected RestoreTarget restores;
 
-    /** A fresh, empty store with {@code buckets} buckets, isolated from every other store. */
-    protected abstract ScheduleStore newStore(int buckets);
+    /** The three ports of one fresh, empty store with {@code buckets} buckets, isolated from every other store. */
+    public record Stores(Schedule schedule, Reservations reservations, RestoreTarget restores) {
+    }
+
+    protected abstract Stores newStores(int buckets);
+
+    /** How long the implementation remembers a finished, deleted or dead id. */
+    protected abstract long goneMs();
 
     @BeforeEach
     void freshStore() {
-        store = newStore(4);
+        Stores stores = newStores(4);
+        schedule = stores.schedule();
+        reservations = stores.reservations();
+        restores = stores.restores();
+    }
+
+    protected boolean push(int bucket, Message message) {
+        return push(bucket, List.of(message));
+    }
+
+    /** Pushes at {@code NOW}: hot. */
+    protected boolean push(int bucket, List<Message> messages) {
+        return schedule.push(bucket, messages, NOW);
+    }
+
+    protected RestoreTarget.Restored restore(int bucket, Message message, long score) {
+        return restore(bucket, List.of(new RestoreTarget.Restoring(message, score))).get(0);
+    }
+
+    /** Restores at {@code NOW}: hot. */
+    protected List<RestoreTarget.Restored> restore(int bucket, List<RestoreTarget.Restoring> messages) {
+        return restores.restore(bucket, messages, NOW);
+    }
+
+    protected boolean finish(int bucket, long id, long now) {
+        return reservations.finish(bucket, List.of(id), now).get(0);
     }
 
     @Test
     void a_fresh_store_has_its_buckets_and_nothing_in_them() {
-        assertThat(store.buckets()).isEqualTo(4);
-        assertThat(store.moveDue(B, NOW, 10)).isEqualTo(new MoveResult(List.of(), ScheduleStore.NONE));
-        assertThat(store.requeueExpired(B, NOW, 10)).isEqualTo(new RequeueResult(List.of(), List.of(),
-                ScheduleStore.NONE));
-        assertThat(store.pop(B, "order", 5, NOW)).isEmpty();
-        assertThat(store.readyTopics(B)).isEmpty();
-        assertThat(store.readyCount(B, "order")).isZero();
+        assertThat(schedule.buckets()).isEqualTo(4);
+        assertThat(schedule.moveDue(B, NOW, 10)).isEqualTo(new MoveResult(List.of(), Schedule.NONE));
+        assertThat(reservations.requeueExpired(B, NOW, 10)).isEqualTo(new RequeueResult(List.of(), List.of(),
+                Schedule.NONE));
+        assertThat(reservations.pop(B, "order", 5, NOW)).isEmpty();
+        assertThat(reservations.readyTopics(B)).isEmpty();
+        assertThat(reservations.readyCount(B, "order")).isZero();
     }
 
     @Test
     void buckets_have_distinct_names_and_do_not_share_messages() {
-        assertThat(List.of(store.bucketName(0), store.bucketName(1), store.bucketName(2), store.bucketName(3)))
+        assertThat(List.of(schedule.bucketName(0), schedule.bucketName(1), schedule.bucketName(2), schedule.bucketName(3)))
                 .doesNotHaveDuplicates();
         Message m = aMessage().due(NOW).build();
-        store.push(1, m);
+        push(1, m);
 
-        assertThat(store.moveDue(0, NOW, 10).moved()).isEmpty();
-        assertThat(store.delete(2, m.id(), NOW)).isEmpty();
-        assertThat(store.moveDue(1, NOW, 10).moved()).containsExactly(new Moved(m.id(), "order"));
+        assertThat(schedule.moveDue(0, NOW, 10).moved()).isEmpty();
+        assertThat(schedule.delete(2, m.id(), NOW)).isEmpty();
+        assertThat(schedule.moveDue(1, NOW, 10).moved()).containsExactly(new Moved(m.id(), "order"));
     }
 
     @Test
     void pushed_message_is_not_moved_before_it_is_due() {
         Message m = aMessage().due(NOW + 5_000).build();
-        store.push(B, m);
+        push(B, m);
 
-        assertThat(store.moveDue(B, NOW + 4_999, 10)).isEqualTo(new MoveResult(List.of(), NOW + 5_000));
-        assertThat(store.moveDue(B, NOW + 5_000, 10))
-                .isEqualTo(new MoveResult(List.of(new Moved(m.id(), "order")), ScheduleStore.NONE));
-        assertThat(store.readyCount(B, "order")).isEqualTo(1);
+        assertThat(schedule.moveDue(B, NOW + 4_999, 10)).isEqualTo(new MoveResult(List.of(), NOW + 5_000));
+        assertThat(schedule.moveDue(B, NOW + 5_000, 10))
+                .isEqualTo(new MoveResult(List.of(new Moved(m.id(), "order")), Schedule.NONE));
+        assertThat(reservations.readyCount(B, "order")).isEqualTo(1);
     }
 
     @Test
     void replayed_push_changes_nothing() {
         Message m = aMessage().due(NOW + 1_000).body("first").build();
-        store.push(B, m);
+        push(B, m);
 
-        boolean head = store.push(B, aMessage().id(m.id()).due(NOW).body("second").build());
+        boolean head = push(B, aMessage().id(m.id()).due(NOW).body("second").build());
 
         assertThat(head).isFalse();
-        assertThat(store.moveDue(B, NOW + 999, 10).moved()).isEmpty();
-        assertThat(store.moveDue(B, NOW + 1_000, 10).moved()).hasSize(1);
-        assertThat(store.pop(B, "order", 10, NOW + 1_000)).containsExactly(m.withAttempts(1));
+        assertThat(schedule.moveDue(B, NOW + 999, 10).moved()).isEmpty();
+        assertThat(schedule.moveDue(B, NOW + 1_000, 10).moved()).hasSize(1);
+        assertThat(reservations.pop(B, "order", 10, NOW + 1_000)).containsExactly(m.withAttempts(1));
     }
 
     @Test
     void push_ahead_of_head_reports_new_head() {
-        assertThat(store.push(B, aMessage().due(NOW + 10_000).build())).isTrue();
-        assertThat(store.push(B, aMessage().due(NOW + 20_000).build())).isFalse();
-        assertThat(store.push(B, aMessage().due(NOW + 5_000).build())).isTrue();
-        assertThat(store.push(1, aMessage().due(NOW + 30_000).build())).isTrue();
+        assertThat(push(B, aMessage().due(NOW + 10_000).build())).isTrue();
+        assertThat(push(B, aMessage().due(NOW + 20_000).build())).isFalse();
+        assertThat(push(B, aMessage().due(NOW + 5_000).build())).isTrue();
+        assertThat(push(1, aMessage().due(NOW + 30_000).build())).isTrue();
     }
 
     @Test
     void a_batch_push_adds_every_new_message_and_leaves_those_already_there() {
         Message held = aMessage().due(NOW + 100).body("first").build();
-        store.push(B, held);
+        push(B, held);
         Message later = aMessage().due(NOW + 300).build();
         Message earlier = aMessage().due(NOW + 200).topic("mail").build();
 
-        boolean head = store.push(B, List.of(later, aMessage().id(held.id()).due(NOW).body("second").build(), earlier));
+        boolean head = push(B, List.of(later, aMessage().id(held.id()).due(NOW).body("second").build(), earlier));
 
         assertThat(head).isFalse();
-        assertThat(store.moveDue(B, NOW + 1_000, 10).moved()).containsExactly(new Moved(held.id(), "order"),
+        assertThat(schedule.moveDue(B, NOW + 1_000, 10).moved()).containsExactly(new Moved(held.id(), "order"),
                 new Moved(earlier.id(), "mail"), new Moved(later.id(), "order"));
-        assertThat(store.pop(B, "order", 10, NOW + 1_000)).containsExactly(held.withAttempts(1),
+        assertThat(reservations.pop(B, "order", 10, NOW + 1_000)).containsExactly(held.withAttempts(1),
                 later.withAttempts(1));
     }
 
     @Test
     void a_batch_push_reports_a_new_head_when_any_of_its_messages_is_the_earliest() {
-        store.push(B, aMessage().due(NOW + 10_000).build());
+        push(B, aMessage().due(NOW + 10_000).build());
 
-        assertThat(store.push(B, List.of(aMessage().due(NOW + 20_000).build(), aMessage().due(NOW + 30_000).build())))
+        assertThat(push(B, List.of(aMessage().due(NOW + 20_000).build(), aMessage().due(NOW + 30_000).build())))
                 .isFalse();
-        assertThat(store.push(B, List.of(aMessage().due(NOW + 40_000).build(), aMessage().due(NOW + 5_000).build())))
+        assertThat(push(B, List.of(aMessage().due(NOW + 40_000).build(), aMessage().due(NOW + 5_000).build())))
                 .isTrue();
-        assertThat(store.push(B, List.of())).isFalse();
+        assertThat(push(B, List.of())).isFalse();
     }
 
     @Test
@@ -124,15 +160,15 @@ public abstract class ScheduleStoreContract {
         Message early = aMessage().due(NOW + 100).build();
         Message middle = aMessage().due(NOW + 200).topic("mail").build();
         Message future = aMessage().due(NOW + 9_000).build();
-        List.of(late, early, middle, future).forEach(m -> store.push(B, m));
+        List.of(late, early, middle, future).forEach(m -> push(B, m));
 
-        MoveResult result = store.moveDue(B, NOW + 1_000, 10);
+        MoveResult result = schedule.moveDue(B, NOW + 1_000, 10);
 
         assertThat(result.moved()).containsExactly(new Moved(early.id(), "order"), new Moved(middle.id(), "mail"),
                 new Moved(late.id(), "mail"));
         assertThat(result.nextScore()).isEqualTo(NOW + 9_000);
-        assertThat(store.readyCount(B, "mail")).isEqualTo(2);
-        assertThat(store.readyCount(B, "order")).isEqualTo(1);
+        assertThat(reservations.readyCount(B, "mail")).isEqualTo(2);
+        assertThat(reservations.readyCount(B, "order")).isEqualTo(1);
     }
 
     @Test
@@ -140,37 +176,37 @@ public abstract class ScheduleStoreContract {
         Message first = aMessage().due(NOW + 1).build();
         Message second = aMessage().due(NOW + 2).build();
         Message third = aMessage().due(NOW + 3).build();
-        List.of(third, first, second).forEach(m -> store.push(B, m));
+        List.of(third, first, second).forEach(m -> push(B, m));
 
-        MoveResult batch = store.moveDue(B, NOW + 10, 2);
+        MoveResult batch = schedule.moveDue(B, NOW + 10, 2);
 
         assertThat(batch.moved()).extracting(Moved::id).containsExactly(first.id(), second.id());
         assertThat(batch.nextScore()).isEqualTo(NOW + 3);
-        assertThat(store.moveDue(B, NOW + 10, 2).moved()).extracting(Moved::id).containsExactly(third.id());
+        assertThat(schedule.moveDue(B, NOW + 10, 2).moved()).extracting(Moved::id).containsExactly(third.id());
     }
 
     @Test
     void ready_topics_are_the_topics_with_ready_lists() {
-        store.push(B, aMessage().topic("order").due(NOW).build());
-        store.push(B, aMessage().topic("mail.v2").due(NOW).build());
-        store.push(B, aMessage().topic("later").due(NOW + 1_000).build());
-        store.push(1, aMessage().topic("other-bucket").due(NOW).build());
-        store.moveDue(B, NOW, 10);
-        store.moveDue(1, NOW, 10);
+        push(B, aMessage().topic("order").due(NOW).build());
+        push(B, aMessage().topic("mail.v2").due(NOW).build());
+        push(B, aMessage().topic("later").due(NOW + 1_000).build());
+        push(1, aMessage().topic("other-bucket").due(NOW).build());
+        schedule.moveDue(B, NOW, 10);
+        schedule.moveDue(1, NOW, 10);
 
-        assertThat(store.readyTopics(B)).containsExactlyInAnyOrder("order", "mail.v2");
+        assertThat(reservations.readyTopics(B)).containsExactlyInAnyOrder("order", "mail.v2");
     }
 
     @Test
     void pop_reserves_and_counts_attempts() {
         Message m = aMessage().due(NOW).ttr(5_000).build();
-        store.push(B, m);
-        store.moveDue(B, NOW, 10);
+        push(B, m);
+        schedule.moveDue(B, NOW, 10);
 
-        assertThat(store.pop(B, "order", 1, NOW + 10)).containsExactly(m.withAttempts(1));
-        assertThat(store.pop(B, "order", 1, NOW + 10)).isEmpty();
-        assertThat(store.readyCount(B, "order")).isZero();
-        assertThat(store.requeueExpired(B, NOW + 5_009, 10).nextDeadline()).isEqualTo(NOW + 5_010);
+        assertThat(reservations.pop(B, "order", 1, NOW + 10)).containsExactly(m.withAttempts(1));
+        assertThat(reservations.pop(B, "order", 1, NOW + 10)).isEmpty();
+        assertThat(reservations.readyCount(B, "order")).isZero();
+        assertThat(reservations.requeueExpired(B, NOW + 5_009, 10).nextDeadline()).isEqualTo(NOW + 5_010);
     }
 
     @Test
@@ -179,26 +215,26 @@ public abstract class ScheduleStoreContract {
         Message b = aMessage().due(NOW + 2).build();
         Message c = aMessage().due(NOW + 3).build();
         Message mail = aMessage().topic("mail").due(NOW).build();
-        List.of(c, mail, a, b).forEach(m -> store.push(B, m));
-        store.moveDue(B, NOW + 10, 10);
+        List.of(c, mail, a, b).forEach(m -> push(B, m));
+        schedule.moveDue(B, NOW + 10, 10);
 
-        assertThat(store.pop(B, "order", 2, NOW + 10)).extracting(Message::id).containsExactly(a.id(), b.id());
-        assertThat(store.pop(B, "order", 5, NOW + 10)).extracting(Message::id).containsExactly(c.id());
-        assertThat(store.readyCount(B, "mail")).isEqualTo(1);
+        assertThat(reservations.pop(B, "order", 2, NOW + 10)).extracting(Message::id).containsExactly(a.id(), b.id());
+        assertThat(reservations.pop(B, "order", 5, NOW + 10)).extracting(Message::id).containsExactly(c.id());
+        assertThat(reservations.readyCount(B, "mail")).isEqualTo(1);
     }
 
     @Test
     void pop_skips_deleted_ids() {
         Message deleted = aMessage().due(NOW).build();
         Message kept = aMessage().due(NOW + 1).build();
-        store.push(B, deleted);
-        store.push(B, kept);
-        store.moveDue(B, NOW + 1, 10);
-        store.delete(B, deleted.id(), NOW);
+        push(B, deleted);
+        push(B, kept);
+        schedule.moveDue(B, NOW + 1, 10);
+        schedule.delete(B, deleted.id(), NOW);
 
-        assertThat(store.readyCount(B, "order")).isEqualTo(2);
-        assertThat(store.pop(B, "order", 1, NOW + 1)).containsExactly(kept.withAttempts(1));
-        assertThat(store.readyCount(B, "order")).isZero();
+        assertThat(reservations.readyCount(B, "order")).isEqualTo(2);
+        assertThat(reservations.pop(B, "order", 1, NOW + 1)).containsExactly(kept.withAttempts(1));
+        assertThat(reservations.readyCount(B, "order")).isZero();
     }
 
     @Test
@@ -206,19 +242,19 @@ public abstract class ScheduleStoreContract {
         Message m = aMessage().id(Long.MAX_VALUE - 1).topic("a.B_c-9").bizKey("order-42/ü").priority(999)
                 .createdAt(NOW - 1).due(NOW).ttr(43_200_000).maxAttempts(100).retryDelays(0L, 2_592_000_000L)
                 .body("{\"q\":\"\\\"/\\\\\n\t€😀\u0001\"} [] {} null").build();
-        store.push(B, m);
-        store.moveDue(B, NOW + 999, 10);
+        push(B, m);
+        schedule.moveDue(B, NOW + 999, 10);
 
-        assertThat(store.pop(B, m.topic(), 1, NOW + 999)).containsExactly(m.withAttempts(1));
+        assertThat(reservations.pop(B, m.topic(), 1, NOW + 999)).containsExactly(m.withAttempts(1));
     }
 
     @Test
     void message_without_biz_key_or_retry_delays_keeps_them_absent() {
         Message m = aMessage().bizKey(null).due(NOW).build();
-        store.push(B, m);
-        store.moveDue(B, NOW, 10);
+        push(B, m);
+        schedule.moveDue(B, NOW, 10);
 
-        Message popped = store.pop(B, "order", 1, NOW).get(0);
+        Message popped = reservations.pop(B, "order", 1, NOW).get(0);
 
         assertThat(popped.bizKey()).isNull();
         assertThat(popped.retryDelays()).isNull();
@@ -229,31 +265,31 @@ public abstract class ScheduleStoreContract {
     void finish_only_ends_reservations() {
         Message delayed = aMessage().due(NOW + 1_000).build();
         Message ready = aMessage().due(NOW).build();
-        store.push(B, delayed);
-        store.push(B, ready);
-        store.moveDue(B, NOW, 10);
+        push(B, delayed);
+        push(B, ready);
+        schedule.moveDue(B, NOW, 10);
 
-        assertThat(store.finish(B, delayed.id(), NOW)).isFalse();
-        assertThat(store.finish(B, ready.id(), NOW)).isFalse();
-        assertThat(store.finish(B, 12_345L, NOW)).isFalse();
-        store.pop(B, "order", 1, NOW);
-        assertThat(store.finish(B, ready.id(), NOW)).isTrue();
-        assertThat(store.finish(B, ready.id(), NOW)).isFalse();
-        assertThat(store.delete(B, ready.id(), NOW)).isEmpty();
-        assertThat(store.delete(B, delayed.id(), NOW)).contains(MessageStatus.DELAY);
+        assertThat(finish(B, delayed.id(), NOW)).isFalse();
+        assertThat(finish(B, ready.id(), NOW)).isFalse();
+        assertThat(finish(B, 12_345L, NOW)).isFalse();
+        reservations.pop(B, "order", 1, NOW);
+        assertThat(finish(B, ready.id(), NOW)).isTrue();
+        assertThat(finish(B, ready.id(), NOW)).isFalse();
+        assertThat(schedule.delete(B, ready.id(), NOW)).isEmpty();
+        assertThat(schedule.delete(B, delayed.id(), NOW)).contains(MessageStatus.DELAY);
     }
 
     @Test
     void finished_message_is_never_requeued() {
         Message m = aMessage().due(NOW).ttr(1_000).build();
-        store.push(B, m);
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "order", 1, NOW);
-        store.finish(B, m.id(), NOW);
+        push(B, m);
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 1, NOW);
+        finish(B, m.id(), NOW);
 
-        assertThat(store.requeueExpired(B, NOW + 60_000, 10))
-                .isEqualTo(new RequeueResult(List.of(), List.of(), ScheduleStore.NONE));
-        assertThat(store.moveDue(B, NOW + 600_000, 10).moved()).isEmpty();
+        assertThat(reservations.requeueExpired(B, NOW + 60_000, 10))
+                .isEqualTo(new RequeueResult(List.of(), List.of(), Schedule.NONE));
+        assertThat(schedule.moveDue(B, NOW + 600_000, 10).moved()).isEmpty();
     }
 
     @Test
@@ -261,61 +297,61 @@ public abstract class ScheduleStoreContract {
         Message delayed = aMessage().due(NOW + 1_000).build();
         Message ready = aMessage().due(NOW).build();
         Message reserved = aMessage().due(NOW).topic("mail").build();
-        List.of(delayed, ready, reserved).forEach(m -> store.push(B, m));
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "mail", 1, NOW);
+        List.of(delayed, ready, reserved).forEach(m -> push(B, m));
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "mail", 1, NOW);
 
-        assertThat(store.delete(B, delayed.id(), NOW)).contains(MessageStatus.DELAY);
-        assertThat(store.delete(B, ready.id(), NOW)).contains(MessageStatus.READY);
-        assertThat(store.delete(B, reserved.id(), NOW)).contains(MessageStatus.RESERVED);
-        assertThat(store.delete(B, reserved.id(), NOW)).isEmpty();
-        assertThat(store.delete(B, 999L, NOW)).isEqualTo(Optional.empty());
+        assertThat(schedule.delete(B, delayed.id(), NOW)).contains(MessageStatus.DELAY);
+        assertThat(schedule.delete(B, ready.id(), NOW)).contains(MessageStatus.READY);
+        assertThat(schedule.delete(B, reserved.id(), NOW)).contains(MessageStatus.RESERVED);
+        assertThat(schedule.delete(B, reserved.id(), NOW)).isEmpty();
+        assertThat(schedule.delete(B, 999L, NOW)).isEqualTo(Optional.empty());
     }
 
     @Test
     void deleted_messages_are_neither_moved_nor_requeued() {
         Message delayed = aMessage().due(NOW + 1_000).build();
         Message reserved = aMessage().due(NOW).ttr(1_000).build();
-        store.push(B, delayed);
-        store.push(B, reserved);
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "order", 1, NOW);
-        store.delete(B, delayed.id(), NOW);
-        store.delete(B, reserved.id(), NOW);
+        push(B, delayed);
+        push(B, reserved);
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 1, NOW);
+        schedule.delete(B, delayed.id(), NOW);
+        schedule.delete(B, reserved.id(), NOW);
 
-        assertThat(store.moveDue(B, NOW + 10_000, 10)).isEqualTo(new MoveResult(List.of(), ScheduleStore.NONE));
-        assertThat(store.requeueExpired(B, NOW + 10_000, 10).requeued()).isEmpty();
+        assertThat(schedule.moveDue(B, NOW + 10_000, 10)).isEqualTo(new MoveResult(List.of(), Schedule.NONE));
+        assertThat(reservations.requeueExpired(B, NOW + 10_000, 10).requeued()).isEmpty();
     }
 
     @Test
     void expired_reservation_is_requeued_with_backoff() {
         Message m = aMessage().due(NOW).ttr(2_000).retryDelays(1_000L, 5_000L).build();
-        store.push(B, m);
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "order", 1, NOW);
+        push(B, m);
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 1, NOW);
 
-        assertThat(store.requeueExpired(B, NOW + 1_999, 10))
+        assertThat(reservations.requeueExpired(B, NOW + 1_999, 10))
                 .isEqualTo(new RequeueResult(List.of(), List.of(), NOW + 2_000));
-        assertThat(store.requeueExpired(B, NOW + 2_000, 10))
+        assertThat(reservations.requeueExpired(B, NOW + 2_000, 10))
                 .isEqualTo(new RequeueResult(List.of(new Requeued(m.id(), 1, NOW + 3_000)), List.of(),
-                        ScheduleStore.NONE));
-        assertThat(store.finish(B, m.id(), NOW)).isFalse();
-        assertThat(store.moveDue(B, NOW + 2_999, 10).nextScore()).isEqualTo(NOW + 3_000);
-        assertThat(store.moveDue(B, NOW + 3_000, 10).moved()).containsExactly(new Moved(m.id(), "order"));
-        assertThat(store.pop(B, "order", 1, NOW + 3_000))
+                        Schedule.NONE));
+        assertThat(finish(B, m.id(), NOW)).isFalse();
+        assertThat(schedule.moveDue(B, NOW + 2_999, 10).nextScore()).isEqualTo(NOW + 3_000);
+        assertThat(schedule.moveDue(B, NOW + 3_000, 10).moved()).containsExactly(new Moved(m.id(), "order"));
+        assertThat(reservations.pop(B, "order", 1, NOW + 3_000))
                 .containsExactly(m.withDueTime(NOW + 3_000).withAttempts(2));
     }
 
     @Test
     void backoff_follows_the_delivery_count_and_stays_at_the_last_delay() {
         Message m = aMessage().due(NOW).ttr(1_000).maxAttempts(10).retryDelays(100L, 200L).build();
-        store.push(B, m);
+        push(B, m);
         long now = NOW;
         for (long expected : List.of(100L, 200L, 200L, 200L)) {
-            store.moveDue(B, now, 10);
-            assertThat(store.pop(B, "order", 1, now)).hasSize(1);
+            schedule.moveDue(B, now, 10);
+            assertThat(reservations.pop(B, "order", 1, now)).hasSize(1);
             now += 1_000;
-            Requeued requeued = store.requeueExpired(B, now, 10).requeued().get(0);
+            Requeued requeued = reservations.requeueExpired(B, now, 10).requeued().get(0);
             assertThat(requeued.dueTime()).isEqualTo(now + expected);
             now = requeued.dueTime();
         }
@@ -324,13 +360,13 @@ public abstract class ScheduleStoreContract {
     @Test
     void server_default_backoff_applies_when_the_message_has_none() {
         Message m = aMessage().due(NOW).ttr(1_000).build();
-        store.push(B, m);
+        push(B, m);
         long now = NOW;
         for (int delivery = 1; delivery <= 4; delivery++) {
-            store.moveDue(B, now, 10);
-            store.pop(B, "order", 1, now);
+            schedule.moveDue(B, now, 10);
+            reservations.pop(B, "order", 1, now);
             now += 1_000;
-            Requeued requeued = store.requeueExpired(B, now, 10).requeued().get(0);
+            Requeued requeued = reservations.requeueExpired(B, now, 10).requeued().get(0);
             long expected = DEFAULT_RETRY_DELAYS.get(Math.min(delivery, DEFAULT_RETRY_DELAYS.size()) - 1);
             assertThat(requeued).isEqualTo(new Requeued(m.id(), delivery, now + expected));
             now = requeued.dueTime();
@@ -340,45 +376,45 @@ public abstract class ScheduleStoreContract {
     @Test
     void exhausted_attempts_come_out_dead() {
         Message m = aMessage().due(NOW).ttr(1_000).maxAttempts(2).retryDelays(0L).build();
-        store.push(B, m);
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "order", 1, NOW);
-        assertThat(store.requeueExpired(B, NOW + 1_000, 10).requeued()).hasSize(1);
-        store.moveDue(B, NOW + 1_000, 10);
-        store.pop(B, "order", 1, NOW + 1_000);
+        push(B, m);
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 1, NOW);
+        assertThat(reservations.requeueExpired(B, NOW + 1_000, 10).requeued()).hasSize(1);
+        schedule.moveDue(B, NOW + 1_000, 10);
+        reservations.pop(B, "order", 1, NOW + 1_000);
 
-        RequeueResult result = store.requeueExpired(B, NOW + 2_000, 10);
+        RequeueResult result = reservations.requeueExpired(B, NOW + 2_000, 10);
 
         assertThat(result).isEqualTo(new RequeueResult(List.of(),
-                List.of(m.withDueTime(NOW + 1_000).withAttempts(2)), ScheduleStore.NONE));
-        assertThat(store.delete(B, m.id(), NOW)).isEmpty();
-        assertThat(store.moveDue(B, NOW + 100_000, 10).moved()).isEmpty();
+                List.of(m.withDueTime(NOW + 1_000).withAttempts(2)), Schedule.NONE));
+        assertThat(schedule.delete(B, m.id(), NOW)).isEmpty();
+        assertThat(schedule.moveDue(B, NOW + 100_000, 10).moved()).isEmpty();
     }
 
     @Test
     void requeued_message_keeps_its_priority_offset_in_the_score() {
         Message m = aMessage().due(NOW).priority(7).ttr(1_000).build();
-        store.push(B, m);
-        store.moveDue(B, NOW + 7, 10);
-        store.pop(B, "order", 1, NOW + 7);
-        Requeued requeued = store.requeueExpired(B, NOW + 1_007, 10).requeued().get(0);
+        push(B, m);
+        schedule.moveDue(B, NOW + 7, 10);
+        reservations.pop(B, "order", 1, NOW + 7);
+        Requeued requeued = reservations.requeueExpired(B, NOW + 1_007, 10).requeued().get(0);
 
         assertThat(requeued.dueTime()).isEqualTo(NOW + 1_007);
-        assertThat(store.moveDue(B, NOW + 1_013, 10).moved()).isEmpty();
-        assertThat(store.moveDue(B, NOW + 1_014, 10).moved()).containsExactly(new Moved(m.id(), "order"));
+        assertThat(schedule.moveDue(B, NOW + 1_013, 10).moved()).isEmpty();
+        assertThat(schedule.moveDue(B, NOW + 1_014, 10).moved()).containsExactly(new Moved(m.id(), "order"));
     }
 
     @Test
     void restore_writes_an_absent_message_at_the_given_score_and_leaves_a_present_one() {
         Message held = aMessage().due(NOW + 60_000).build();
         Message lost = aMessage().due(NOW + 60_000).build();
-        store.push(B, held);
+        push(B, held);
 
-        assertThat(store.restore(B, held, NOW)).isEqualTo(ScheduleStore.Restored.PRESENT);
-        assertThat(store.restore(B, lost, NOW + 5)).isEqualTo(ScheduleStore.Restored.WRITTEN);
-        assertThat(store.restore(B, lost, NOW + 5)).isEqualTo(ScheduleStore.Restored.PRESENT);
-        assertThat(store.holds(B, lost.id())).isTrue();
-        assertThat(store.moveDue(B, NOW + 5, 10).moved()).containsExactly(new Moved(lost.id(), "order"));
+        assertThat(restore(B, held, NOW)).isEqualTo(RestoreTarget.Restored.PRESENT);
+        assertThat(restore(B, lost, NOW + 5)).isEqualTo(RestoreTarget.Restored.WRITTEN);
+        assertThat(restore(B, lost, NOW + 5)).isEqualTo(RestoreTarget.Restored.PRESENT);
+        assertThat(restores.holds(B, lost.id())).isTrue();
+        assertThat(schedule.moveDue(B, NOW + 5, 10).moved()).containsExactly(new Moved(lost.id(), "order"));
     }
 
     @Test
@@ -386,18 +422,18 @@ public abstract class ScheduleStoreContract {
         Message first = aMessage().due(NOW).build();
         Message second = aMessage().due(NOW).build();
         Message pending = aMessage().due(NOW + 60_000).build();
-        store.push(B, List.of(first, second, pending));
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "order", 2, NOW);
+        push(B, List.of(first, second, pending));
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 2, NOW);
 
-        List<Boolean> finished = store.finish(B, List.of(second.id(), pending.id(), first.id(), second.id()), NOW);
+        List<Boolean> finished = reservations.finish(B, List.of(second.id(), pending.id(), first.id(), second.id()), NOW);
 
         assertThat(finished).containsExactly(true, false, true, false);
-        assertThat(store.holds(B, first.id())).isFalse();
-        assertThat(store.holds(B, second.id())).isFalse();
-        assertThat(store.holds(B, pending.id())).isTrue();
-        assertThat(store.restore(B, first, NOW)).isEqualTo(ScheduleStore.Restored.GONE);
-        assertThat(store.finish(B, List.of(), NOW)).isEmpty();
+        assertThat(restores.holds(B, first.id())).isFalse();
+        assertThat(restores.holds(B, second.id())).isFalse();
+        assertThat(restores.holds(B, pending.id())).isTrue();
+        assertThat(restore(B, first, NOW)).isEqualTo(RestoreTarget.Restored.GONE);
+        assertThat(reservations.finish(B, List.of(), NOW)).isEmpty();
     }
 
     @Test
@@ -405,18 +441,18 @@ public abstract class ScheduleStoreContract {
         Message held = aMessage().due(NOW + 60_000).build();
         Message finished = aMessage().due(NOW).build();
         Message lost = aMessage().due(NOW + 60_000).build();
-        store.push(B, List.of(held, finished));
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "order", 1, NOW);
-        store.finish(B, finished.id(), NOW);
+        push(B, List.of(held, finished));
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 1, NOW);
+        finish(B, finished.id(), NOW);
 
-        List<ScheduleStore.Restored> outcomes = store.restore(B, List.of(new ScheduleStore.Restoring(lost, NOW + 7),
-                new ScheduleStore.Restoring(held, NOW), new ScheduleStore.Restoring(finished, NOW)));
+        List<RestoreTarget.Restored> outcomes = restore(B, List.of(new RestoreTarget.Restoring(lost, NOW + 7),
+                new RestoreTarget.Restoring(held, NOW), new RestoreTarget.Restoring(finished, NOW)));
 
-        assertThat(outcomes).containsExactly(ScheduleStore.Restored.WRITTEN, ScheduleStore.Restored.PRESENT,
-                ScheduleStore.Restored.GONE);
-        assertThat(store.restore(B, List.of())).isEmpty();
-        assertThat(store.moveDue(B, NOW + 7, 10).moved()).containsExactly(new Moved(lost.id(), "order"));
+        assertThat(outcomes).containsExactly(RestoreTarget.Restored.WRITTEN, RestoreTarget.Restored.PRESENT,
+                RestoreTarget.Restored.GONE);
+        assertThat(restore(B, List.of())).isEmpty();
+        assertThat(schedule.moveDue(B, NOW + 7, 10).moved()).containsExactly(new Moved(lost.id(), "order"));
     }
 
     @Test
@@ -426,25 +462,25 @@ public abstract class ScheduleStoreContract {
             messages.add(aMessage().due(i == 2_400 ? NOW : NOW + 60_000).build());
         }
         List<Message> held = messages.subList(1_000, 1_010);
-        store.push(B, held);
+        push(B, held);
         Message finished = messages.get(2_400);
-        store.push(B, finished);
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "order", 1, NOW);
-        assertThat(store.finish(B, finished.id(), NOW)).isTrue();
+        push(B, finished);
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 1, NOW);
+        assertThat(finish(B, finished.id(), NOW)).isTrue();
 
-        List<ScheduleStore.Restored> outcomes = store.restore(B, messages.stream()
-                .map(m -> new ScheduleStore.Restoring(m, m.score())).toList());
+        List<RestoreTarget.Restored> outcomes = restore(B, messages.stream()
+                .map(m -> new RestoreTarget.Restoring(m, m.score())).toList());
 
         assertThat(outcomes).hasSize(messages.size());
         for (int i = 0; i < messages.size(); i++) {
             Message m = messages.get(i);
-            ScheduleStore.Restored expected = held.contains(m) ? ScheduleStore.Restored.PRESENT
-                    : m == finished ? ScheduleStore.Restored.GONE : ScheduleStore.Restored.WRITTEN;
+            RestoreTarget.Restored expected = held.contains(m) ? RestoreTarget.Restored.PRESENT
+                    : m == finished ? RestoreTarget.Restored.GONE : RestoreTarget.Restored.WRITTEN;
             assertThat(outcomes.get(i)).as("message %d", i).isEqualTo(expected);
-            assertThat(store.holds(B, m.id())).as("message %d", i).isEqualTo(m != finished);
+            assertThat(restores.holds(B, m.id())).as("message %d", i).isEqualTo(m != finished);
         }
-        assertThat(store.moveDue(B, NOW + 60_000, 5_000).moved()).hasSize(messages.size() - 1);
+        assertThat(schedule.moveDue(B, NOW + 60_000, 5_000).moved()).hasSize(messages.size() - 1);
     }
 
     @Test
@@ -452,18 +488,18 @@ public abstract class ScheduleStoreContract {
         Message finished = aMessage().due(NOW).build();
         Message deleted = aMessage().due(NOW).build();
         Message dead = aMessage().due(NOW).maxAttempts(1).ttr(1_000).build();
-        store.push(B, finished);
-        store.push(B, deleted);
-        store.push(B, dead);
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "order", 3, NOW);
-        store.finish(B, finished.id(), NOW);
-        store.delete(B, deleted.id(), NOW);
-        assertThat(store.requeueExpired(B, NOW + 1_000, 10).dead()).hasSize(1);
+        push(B, finished);
+        push(B, deleted);
+        push(B, dead);
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 3, NOW);
+        finish(B, finished.id(), NOW);
+        schedule.delete(B, deleted.id(), NOW);
+        assertThat(reservations.requeueExpired(B, NOW + 1_000, 10).dead()).hasSize(1);
 
         for (Message m : List.of(finished, deleted, dead)) {
-            assertThat(store.restore(B, m, NOW + 2_000)).isEqualTo(ScheduleStore.Restored.GONE);
-            assertThat(store.holds(B, m.id())).isFalse();
+            assertThat(restore(B, m, NOW + 2_000)).isEqualTo(RestoreTarget.Restored.GONE);
+            assertThat(restores.holds(B, m.id())).isFalse();
         }
     }
 
@@ -471,14 +507,14 @@ public abstract class ScheduleStoreContract {
     void gone_ids_are_forgotten_after_a_while() {
         Message old = aMessage().due(NOW).build();
         Message later = aMessage().due(NOW).build();
-        store.push(B, old);
-        store.push(B, later);
-        store.delete(B, old.id(), NOW);
-        assertThat(store.delete(B, 42L, NOW + ScheduleStore.GONE_MS + 1)).isEmpty();
-        assertThat(store.restore(B, old, NOW)).isEqualTo(ScheduleStore.Restored.GONE);
-        store.delete(B, later.id(), NOW + ScheduleStore.GONE_MS + 1);
+        push(B, old);
+        push(B, later);
+        schedule.delete(B, old.id(), NOW);
+        assertThat(schedule.delete(B, 42L, NOW + goneMs() + 1)).isEmpty();
+        assertThat(restore(B, old, NOW)).isEqualTo(RestoreTarget.Restored.GONE);
+        schedule.delete(B, later.id(), NOW + goneMs() + 1);
 
-        assertThat(store.restore(B, old, NOW)).isEqualTo(ScheduleStore.Restored.WRITTEN);
+        assertThat(restore(B, old, NOW)).isEqualTo(RestoreTarget.Restored.WRITTEN);
     }
 
     @Test
@@ -486,22 +522,22 @@ public abstract class ScheduleStoreContract {
         Message hot = aMessage().due(NOW + 1_000).build();
         Message cold = aMessage().due(NOW + 5_000).body("kept in MySQL").build();
 
-        assertThat(store.push(B, List.of(hot, cold), NOW + 5_000)).isTrue();
+        assertThat(schedule.push(B, List.of(hot, cold), NOW + 5_000 - COLD_AFTER_MS)).isTrue();
 
-        assertThat(store.holds(B, cold.id())).isTrue();
-        assertThat(store.moveDue(B, NOW + 10_000, 10)).isEqualTo(
-                new MoveResult(List.of(new Moved(hot.id(), "order")), ScheduleStore.NONE));
-        assertThat(store.coldUntil(B, NOW + 4_999, 10)).isEqualTo(new ColdIds(List.of(), NOW + 5_000));
-        assertThat(store.coldUntil(B, NOW + 5_000, 10)).isEqualTo(new ColdIds(List.of(cold.id()),
-                ScheduleStore.NONE));
-        assertThat(store.warm(B, List.of(cold))).containsExactly(true);
-        assertThat(store.warm(B, List.of(cold))).containsExactly(false);
-        assertThat(store.coldUntil(B, NOW + 5_000, 10)).isEqualTo(new ColdIds(List.of(), ScheduleStore.NONE));
-        assertThat(store.moveDue(B, NOW + 4_999, 10)).isEqualTo(new MoveResult(List.of(), NOW + 5_000));
-        assertThat(store.moveDue(B, NOW + 5_000, 10).moved()).containsExactly(new Moved(cold.id(), "order"));
-        assertThat(store.pop(B, "order", 10, NOW + 5_000)).containsExactly(hot.withAttempts(1),
+        assertThat(restores.holds(B, cold.id())).isTrue();
+        assertThat(schedule.moveDue(B, NOW + 10_000, 10)).isEqualTo(
+                new MoveResult(List.of(new Moved(hot.id(), "order")), Schedule.NONE));
+        assertThat(schedule.coldUntil(B, NOW + 4_999, 10)).isEqualTo(new ColdIds(List.of(), NOW + 5_000));
+        assertThat(schedule.coldUntil(B, NOW + 5_000, 10)).isEqualTo(new ColdIds(List.of(cold.id()),
+                Schedule.NONE));
+        assertThat(schedule.warm(B, List.of(cold))).containsExactly(true);
+        assertThat(schedule.warm(B, List.of(cold))).containsExactly(false);
+        assertThat(schedule.coldUntil(B, NOW + 5_000, 10)).isEqualTo(new ColdIds(List.of(), Schedule.NONE));
+        assertThat(schedule.moveDue(B, NOW + 4_999, 10)).isEqualTo(new MoveResult(List.of(), NOW + 5_000));
+        assertThat(schedule.moveDue(B, NOW + 5_000, 10).moved()).containsExactly(new Moved(cold.id(), "order"));
+        assertThat(reservations.pop(B, "order", 10, NOW + 5_000)).containsExactly(hot.withAttempts(1),
                 cold.withAttempts(1));
-        assertThat(store.warm(B, List.of())).isEmpty();
+        assertThat(schedule.warm(B, List.of())).isEmpty();
     }
 
     @Test
@@ -509,55 +545,55 @@ public abstract class ScheduleStoreContract {
         Message third = aMessage().due(NOW + 3_000).build();
         Message first = aMessage().due(NOW + 1_000).build();
         Message second = aMessage().due(NOW + 2_000).build();
-        store.push(B, List.of(third, first, second), NOW);
+        schedule.push(B, List.of(third, first, second), NOW - COLD_AFTER_MS);
 
-        assertThat(store.coldUntil(B, NOW + 5_000, 2)).isEqualTo(new ColdIds(List.of(first.id(), second.id()),
+        assertThat(schedule.coldUntil(B, NOW + 5_000, 2)).isEqualTo(new ColdIds(List.of(first.id(), second.id()),
                 NOW + 3_000));
-        assertThat(store.coldUntil(B, NOW + 2_500, 10)).isEqualTo(new ColdIds(List.of(first.id(), second.id()),
+        assertThat(schedule.coldUntil(B, NOW + 2_500, 10)).isEqualTo(new ColdIds(List.of(first.id(), second.id()),
                 NOW + 3_000));
-        assertThat(store.coldUntil(B + 1, NOW + 5_000, 10)).isEqualTo(new ColdIds(List.of(), ScheduleStore.NONE));
+        assertThat(schedule.coldUntil(B + 1, NOW + 5_000, 10)).isEqualTo(new ColdIds(List.of(), Schedule.NONE));
     }
 
     @Test
     void a_cold_message_replayed_or_warmed_is_not_made_cold_again() {
         Message m = aMessage().due(NOW + 5_000).build();
-        store.push(B, List.of(m), NOW);
-        store.push(B, List.of(m), NOW);
-        assertThat(store.coldUntil(B, NOW + 5_000, 10).ids()).containsExactly(m.id());
-        store.warm(B, List.of(m));
+        schedule.push(B, List.of(m), NOW - COLD_AFTER_MS);
+        schedule.push(B, List.of(m), NOW - COLD_AFTER_MS);
+        assertThat(schedule.coldUntil(B, NOW + 5_000, 10).ids()).containsExactly(m.id());
+        schedule.warm(B, List.of(m));
 
-        store.push(B, List.of(m), NOW);
+        schedule.push(B, List.of(m), NOW - COLD_AFTER_MS);
 
-        assertThat(store.coldUntil(B, NOW + 5_000, 10).ids()).isEmpty();
-        assertThat(store.moveDue(B, NOW + 5_000, 10).moved()).containsExactly(new Moved(m.id(), "order"));
+        assertThat(schedule.coldUntil(B, NOW + 5_000, 10).ids()).isEmpty();
+        assertThat(schedule.moveDue(B, NOW + 5_000, 10).moved()).containsExactly(new Moved(m.id(), "order"));
     }
 
     @Test
     void warming_a_message_held_whole_already_only_drops_its_cold_id() {
         Message m = aMessage().due(NOW + 5_000).build();
-        store.push(B, List.of(m), NOW);
-        store.push(B, m);
-        store.moveDue(B, NOW + 5_000, 10);
+        schedule.push(B, List.of(m), NOW - COLD_AFTER_MS);
+        push(B, m);
+        schedule.moveDue(B, NOW + 5_000, 10);
 
-        assertThat(store.warm(B, List.of(m))).containsExactly(true);
+        assertThat(schedule.warm(B, List.of(m))).containsExactly(true);
 
-        assertThat(store.coldUntil(B, NOW + 5_000, 10).ids()).isEmpty();
-        assertThat(store.moveDue(B, NOW + 5_000, 10).moved()).isEmpty();
-        assertThat(store.pop(B, "order", 10, NOW + 5_000)).containsExactly(m.withAttempts(1));
+        assertThat(schedule.coldUntil(B, NOW + 5_000, 10).ids()).isEmpty();
+        assertThat(schedule.moveDue(B, NOW + 5_000, 10).moved()).isEmpty();
+        assertThat(reservations.pop(B, "order", 10, NOW + 5_000)).containsExactly(m.withAttempts(1));
     }
 
     @Test
     void a_deleted_cold_message_is_neither_warmed_nor_restored() {
         Message m = aMessage().due(NOW + 5_000).build();
-        store.push(B, List.of(m), NOW);
+        schedule.push(B, List.of(m), NOW - COLD_AFTER_MS);
 
-        assertThat(store.delete(B, m.id(), NOW)).contains(MessageStatus.DELAY);
+        assertThat(schedule.delete(B, m.id(), NOW)).contains(MessageStatus.DELAY);
 
-        assertThat(store.holds(B, m.id())).isFalse();
-        assertThat(store.isEmpty(B)).isTrue();
-        assertThat(store.warm(B, List.of(m))).containsExactly(false);
-        assertThat(store.restore(B, m, m.score())).isEqualTo(ScheduleStore.Restored.GONE);
-        assertThat(store.moveDue(B, NOW + 5_000, 10).moved()).isEmpty();
+        assertThat(restores.holds(B, m.id())).isFalse();
+        assertThat(restores.isEmpty(B)).isTrue();
+        assertThat(schedule.warm(B, List.of(m))).containsExactly(false);
+        assertThat(restore(B, m, m.score())).isEqualTo(RestoreTarget.Restored.GONE);
+        assertThat(schedule.moveDue(B, NOW + 5_000, 10).moved()).isEmpty();
     }
 
     @Test
@@ -565,92 +601,92 @@ public abstract class ScheduleStoreContract {
         Message far = aMessage().due(NOW + 5_000).build();
         Message near = aMessage().due(NOW + 1_000).build();
 
-        List<ScheduleStore.Restored> outcomes = store.restore(B, List.of(new ScheduleStore.Restoring(far, far.score()),
-                new ScheduleStore.Restoring(near, near.score())), NOW + 5_000);
+        List<RestoreTarget.Restored> outcomes = restores.restore(B, List.of(new RestoreTarget.Restoring(far, far.score()),
+                new RestoreTarget.Restoring(near, near.score())), NOW + 5_000 - COLD_AFTER_MS);
 
-        assertThat(outcomes).containsExactly(ScheduleStore.Restored.WRITTEN, ScheduleStore.Restored.WRITTEN);
-        assertThat(store.coldUntil(B, NOW + 5_000, 10).ids()).containsExactly(far.id());
-        assertThat(store.isEmpty(B)).isFalse();
-        assertThat(store.restore(B, far, far.score())).isEqualTo(ScheduleStore.Restored.PRESENT);
-        assertThat(store.moveDue(B, NOW + 5_000, 10).moved()).containsExactly(new Moved(near.id(), "order"));
+        assertThat(outcomes).containsExactly(RestoreTarget.Restored.WRITTEN, RestoreTarget.Restored.WRITTEN);
+        assertThat(schedule.coldUntil(B, NOW + 5_000, 10).ids()).containsExactly(far.id());
+        assertThat(restores.isEmpty(B)).isFalse();
+        assertThat(restore(B, far, far.score())).isEqualTo(RestoreTarget.Restored.PRESENT);
+        assertThat(schedule.moveDue(B, NOW + 5_000, 10).moved()).containsExactly(new Moved(near.id(), "order"));
     }
 
     @Test
     void a_bucket_is_empty_until_it_holds_a_message() {
-        assertThat(store.isEmpty(B)).isTrue();
+        assertThat(restores.isEmpty(B)).isTrue();
         Message m = aMessage().due(NOW).build();
-        store.push(B, m);
-        assertThat(store.isEmpty(B)).isFalse();
-        assertThat(store.holds(B, m.id())).isTrue();
-        assertThat(store.isEmpty(B + 1)).isTrue();
-        store.delete(B, m.id(), NOW);
-        assertThat(store.isEmpty(B)).isTrue();
+        push(B, m);
+        assertThat(restores.isEmpty(B)).isFalse();
+        assertThat(restores.holds(B, m.id())).isTrue();
+        assertThat(restores.isEmpty(B + 1)).isTrue();
+        schedule.delete(B, m.id(), NOW);
+        assertThat(restores.isEmpty(B)).isTrue();
     }
 
     @Test
     void nack_requeues_after_the_given_delay_or_the_retry_policy() {
         Message given = aMessage().due(NOW).priority(3).build();
         Message policy = aMessage().due(NOW).retryDelays(500L, 9_000L).build();
-        store.push(B, given);
-        store.push(B, policy);
-        store.moveDue(B, NOW + 3, 10);
-        store.pop(B, "order", 2, NOW + 3);
+        push(B, given);
+        push(B, policy);
+        schedule.moveDue(B, NOW + 3, 10);
+        reservations.pop(B, "order", 2, NOW + 3);
 
-        ScheduleStore.Nacked byDelay = store.nack(B, given.id(), NOW + 10, 2_000L).orElseThrow();
-        ScheduleStore.Nacked byPolicy = store.nack(B, policy.id(), NOW + 10, null).orElseThrow();
+        Reservations.Nacked byDelay = reservations.nack(B, given.id(), NOW + 10, 2_000L).orElseThrow();
+        Reservations.Nacked byPolicy = reservations.nack(B, policy.id(), NOW + 10, null).orElseThrow();
 
         assertThat(byDelay.dead()).isFalse();
         assertThat(byDelay.message().dueTime()).isEqualTo(NOW + 2_010);
         assertThat(byDelay.message().attempts()).isEqualTo(1);
         assertThat(byPolicy.message().dueTime()).isEqualTo(NOW + 510);
-        assertThat(store.nack(B, given.id(), NOW + 20, 0L)).isEmpty();
-        assertThat(store.moveDue(B, NOW + 2_012, 10).moved()).extracting(Moved::id).containsExactly(policy.id());
-        assertThat(store.moveDue(B, NOW + 2_013, 10).moved()).extracting(Moved::id).containsExactly(given.id());
+        assertThat(reservations.nack(B, given.id(), NOW + 20, 0L)).isEmpty();
+        assertThat(schedule.moveDue(B, NOW + 2_012, 10).moved()).extracting(Moved::id).containsExactly(policy.id());
+        assertThat(schedule.moveDue(B, NOW + 2_013, 10).moved()).extracting(Moved::id).containsExactly(given.id());
     }
 
     @Test
     void nack_of_the_last_attempt_is_dead() {
         Message m = aMessage().due(NOW).maxAttempts(1).build();
-        store.push(B, m);
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "order", 1, NOW);
+        push(B, m);
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 1, NOW);
 
-        ScheduleStore.Nacked nacked = store.nack(B, m.id(), NOW + 1, null).orElseThrow();
+        Reservations.Nacked nacked = reservations.nack(B, m.id(), NOW + 1, null).orElseThrow();
 
         assertThat(nacked.dead()).isTrue();
-        assertThat(store.holds(B, m.id())).isFalse();
-        assertThat(store.restore(B, m, NOW)).isEqualTo(ScheduleStore.Restored.GONE);
+        assertThat(restores.holds(B, m.id())).isFalse();
+        assertThat(restore(B, m, NOW)).isEqualTo(RestoreTarget.Restored.GONE);
     }
 
     @Test
     void touch_extends_only_a_reservation() {
         Message m = aMessage().due(NOW).ttr(1_000).build();
-        store.push(B, m);
-        assertThat(store.touch(B, m.id(), NOW)).isEmpty();
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "order", 1, NOW);
+        push(B, m);
+        assertThat(reservations.touch(B, m.id(), NOW)).isEmpty();
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 1, NOW);
 
-        assertThat(store.touch(B, m.id(), NOW + 900)).hasValue(NOW + 1_900);
-        assertThat(store.requeueExpired(B, NOW + 1_000, 10).requeued()).isEmpty();
-        assertThat(store.requeueExpired(B, NOW + 1_900, 10).requeued()).hasSize(1);
+        assertThat(reservations.touch(B, m.id(), NOW + 900)).hasValue(NOW + 1_900);
+        assertThat(reservations.requeueExpired(B, NOW + 1_000, 10).requeued()).isEmpty();
+        assertThat(reservations.requeueExpired(B, NOW + 1_900, 10).requeued()).hasSize(1);
     }
 
     @Test
     void reschedule_moves_only_a_pending_message_and_can_replace_its_body() {
         Message pending = aMessage().due(NOW + 10_000).priority(2).build();
         Message ready = aMessage().due(NOW).build();
-        store.push(B, pending);
-        store.push(B, ready);
-        store.moveDue(B, NOW, 10);
+        push(B, pending);
+        push(B, ready);
+        schedule.moveDue(B, NOW, 10);
 
-        assertThat(store.reschedule(B, pending.id(), NOW + 100, "new body")).contains(MessageStatus.DELAY);
-        assertThat(store.reschedule(B, ready.id(), NOW + 100, null)).contains(MessageStatus.READY);
-        assertThat(store.reschedule(B, 4_242L, NOW + 100, null)).isEmpty();
-        store.pop(B, "order", 1, NOW);
-        assertThat(store.reschedule(B, ready.id(), NOW + 100, null)).contains(MessageStatus.RESERVED);
-        assertThat(store.moveDue(B, NOW + 101, 10).moved()).isEmpty();
-        assertThat(store.moveDue(B, NOW + 102, 10).moved()).extracting(Moved::id).containsExactly(pending.id());
-        Message moved = store.pop(B, "order", 1, NOW + 102).get(0);
+        assertThat(schedule.reschedule(B, pending.id(), NOW + 100, "new body")).contains(MessageStatus.DELAY);
+        assertThat(schedule.reschedule(B, ready.id(), NOW + 100, null)).contains(MessageStatus.READY);
+        assertThat(schedule.reschedule(B, 4_242L, NOW + 100, null)).isEmpty();
+        reservations.pop(B, "order", 1, NOW);
+        assertThat(schedule.reschedule(B, ready.id(), NOW + 100, null)).contains(MessageStatus.RESERVED);
+        assertThat(schedule.moveDue(B, NOW + 101, 10).moved()).isEmpty();
+        assertThat(schedule.moveDue(B, NOW + 102, 10).moved()).extracting(Moved::id).containsExactly(pending.id());
+        Message moved = reservations.pop(B, "order", 1, NOW + 102).get(0);
         assertThat(moved.body()).isEqualTo("new body");
         assertThat(moved.dueTime()).isEqualTo(NOW + 100);
     }
@@ -660,11 +696,11 @@ public abstract class ScheduleStoreContract {
         Message shortTtr = aMessage().due(NOW).ttr(1_000).build();
         Message midTtr = aMessage().due(NOW).ttr(2_000).build();
         Message longTtr = aMessage().due(NOW).ttr(3_000).build();
-        List.of(shortTtr, midTtr, longTtr).forEach(m -> store.push(B, m));
-        store.moveDue(B, NOW, 10);
-        store.pop(B, "order", 3, NOW);
+        List.of(shortTtr, midTtr, longTtr).forEach(m -> push(B, m));
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 3, NOW);
 
-        RequeueResult result = store.requeueExpired(B, NOW + 5_000, 2);
+        RequeueResult result = reservations.requeueExpired(B, NOW + 5_000, 2);
 
         assertThat(result.requeued()).extracting(Requeued::id).containsExactly(shortTtr.id(), midTtr.id());
         assertThat(result.nextDeadline()).isEqualTo(NOW + 3_000);
@@ -675,11 +711,11 @@ public abstract class ScheduleStoreContract {
         Message low = aMessage().due(NOW).priority(5).build();
         Message first = aMessage().due(NOW).priority(0).build();
         Message mid = aMessage().due(NOW).priority(3).build();
-        List.of(low, first, mid).forEach(m -> store.push(B, m));
+        List.of(low, first, mid).forEach(m -> push(B, m));
 
-        assertThat(store.moveDue(B, NOW + 3, 10).moved()).extracting(Moved::id).containsExactly(first.id(), mid.id());
-        store.moveDue(B, NOW + 5, 10);
-        assertThat(store.pop(B, "order", 3, NOW + 5)).extracting(Message::id)
+        assertThat(schedule.moveDue(B, NOW + 3, 10).moved()).extracting(Moved::id).containsExactly(first.id(), mid.id());
+        schedule.moveDue(B, NOW + 5, 10);
+        assertThat(reservations.pop(B, "order", 3, NOW + 5)).extracting(Message::id)
                 .containsExactly(first.id(), mid.id(), low.id());
     }
 }

@@ -1,17 +1,19 @@
 package io.sdmq.server.config;
 
 import io.sdmq.common.IdGenerator;
-import io.sdmq.common.PushRules;
 import io.sdmq.common.SnowflakeIdGenerator;
+import io.sdmq.core.Admin;
+import io.sdmq.core.Consumer;
 import io.sdmq.core.EngineSettings;
-import io.sdmq.core.RecoverySettings;
+import io.sdmq.core.Producer;
 import io.sdmq.core.engine.Engine;
 import io.sdmq.core.mysql.MybatisMessageLog;
 import io.sdmq.core.redis.RedisReadySignal;
-import io.sdmq.core.redis.RedisScheduleStore;
+import io.sdmq.core.redis.RedisReservations;
+import io.sdmq.core.redis.RedisSchedule;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ReadySignal;
-import io.sdmq.core.spi.ScheduleStore;
+import io.sdmq.core.spi.Reservations;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.context.annotation.Bean;
@@ -23,8 +25,6 @@ import javax.sql.DataSource;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
 
 /** Builds the engine from its ports; the engine itself knows nothing of Spring. */
 @Configuration(proxyBeanMethods = false)
@@ -36,8 +36,19 @@ class EngineConfiguration {
     }
 
     @Bean
-    ScheduleStore scheduleStore(StringRedisTemplate redis, SdmqProperties properties) {
-        return new RedisScheduleStore(redis, properties.keyPrefix(), properties.buckets(), retryDelays(properties));
+    EngineSettings engineSettings(SdmqProperties properties, InstanceName instance) {
+        return properties.engineSettings(instance.name());
+    }
+
+    @Bean
+    RedisSchedule schedule(StringRedisTemplate redis, SdmqProperties properties, EngineSettings settings) {
+        return new RedisSchedule(redis, properties.keyPrefix(), properties.buckets(), settings.coldAfter());
+    }
+
+    @Bean
+    Reservations reservations(StringRedisTemplate redis, SdmqProperties properties, EngineSettings settings) {
+        return new RedisReservations(redis, properties.keyPrefix(), properties.buckets(),
+                settings.pushRules().defaultRetryDelays());
     }
 
     @Bean
@@ -76,37 +87,35 @@ class EngineConfiguration {
         return new LeasedWorkerId(redis, properties.keyPrefix(), instance.name());
     }
 
-    /** {@code sdmq.journal.pending}: the MySQL writes queued and not yet committed (back-pressure at capacity). */
+    /**
+     * {@code sdmq.journal.pending}: the MySQL writes queued for the status log and not yet committed (back-pressure
+     * at capacity).
+     */
     @Bean
-    MeterBinder journalMetrics(Engine engine) {
-        return registry -> Gauge.builder("sdmq.journal.pending", engine, Engine::pendingJournalWrites)
+    MeterBinder statusLogMetrics(Engine engine) {
+        return registry -> Gauge.builder("sdmq.journal.pending", engine, Engine::pendingWrites)
                 .description("MySQL writes queued and not yet committed").register(registry);
     }
 
     @Bean(destroyMethod = "")
-    Engine engine(SdmqProperties properties, ScheduleStore store, MessageLog messageLog, ReadySignal signal,
-                  IdGenerator ids, Clock clock, InstanceName instance) {
-        return new Engine(settings(properties, instance.name()), store, messageLog, signal, ids, clock);
+    Engine engine(EngineSettings settings, RedisSchedule schedule, Reservations reservations, MessageLog messageLog,
+                  ReadySignal signal, IdGenerator ids, Clock clock) {
+        return new Engine(settings, schedule, reservations, schedule, messageLog, signal, ids, clock);
     }
 
-    static EngineSettings settings(SdmqProperties p, String host) {
-        PushRules rules = new PushRules(p.maxDelay().toMillis(), (int) p.maxBodySize().toBytes(),
-                p.defaultTtr().toMillis(), p.retry().maxAttempts(), retryDelays(p));
-        return new EngineSettings(rules, host, p.scheduler().moveBatch(), p.scheduler().maxSleep(),
-                p.scheduler().coldAfter(),
-                p.journal().capacity(), p.journal().backgroundCapacity(), p.journal().batch(),
-                p.journal().writeTimeout(), p.journal().linger(), p.consumer().maxCount(), p.consumer().maxWait(),
-                p.consumer().maxWaitingPerTopic(), p.consumer().readySweep(),
-                recovery(p.recovery()));
+    @Bean
+    Producer producer(Engine engine) {
+        return engine.producer();
     }
 
-    private static RecoverySettings recovery(SdmqProperties.Recovery r) {
-        return new RecoverySettings(r.autoRestore(), r.reconcileInterval(), r.waitPutAge(), r.grace(), r.retention(),
-                r.purgeBatch(), r.restorePage());
+    @Bean
+    Consumer consumer(Engine engine) {
+        return engine.consumer();
     }
 
-    private static List<Long> retryDelays(SdmqProperties p) {
-        return p.retry().delays().stream().map(Duration::toMillis).toList();
+    @Bean
+    Admin admin(Engine engine) {
+        return engine.admin();
     }
 
     /** This instance's name in the transition log and in Redis leases. */

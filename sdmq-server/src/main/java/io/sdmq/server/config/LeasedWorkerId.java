@@ -1,5 +1,6 @@
 package io.sdmq.server.config;
 
+import io.sdmq.common.Daemons;
 import io.sdmq.common.IdGenerator;
 import io.sdmq.common.SnowflakeIdGenerator;
 import io.sdmq.common.UnavailableException;
@@ -24,11 +25,8 @@ final class LeasedWorkerId implements IdGenerator, AutoCloseable {
     static final Duration RENEW = Duration.ofSeconds(5);
 
     private final RedisWorkerIdLease lease;
-    private final ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread thread = new Thread(r, "sdmq-worker-id");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(
+            Daemons.factory("sdmq-worker-id"));
     private volatile SnowflakeIdGenerator ids;
     private volatile long validUntil;
 

@@ -1,5 +1,7 @@
 package io.sdmq.server.config;
 
+import io.sdmq.core.EngineSettings;
+import io.sdmq.core.RecoverySettings;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -8,15 +10,17 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * sdmq's own settings, under {@code sdmq.*}. Defaults are defined here and nowhere else.
+ * sdmq's own settings, under {@code sdmq.*}. The engine's defaults are defined once, in {@link EngineSettings.Builder}:
+ * a property left unset here keeps that default ({@link #engineSettings} binds the ones that are set onto it). The
+ * server's own (buckets, key prefix, host, worker id, tokens, limits) have their defaults here.
  *
  * @param buckets      number of Redis buckets; fixed for the life of a deployment
  * @param keyPrefix    prefix of every Redis key sdmq writes
- * @param host         this instance's name in the transition log; empty means host name and process id
+ * @param host         this instance's name in the status log; empty means host name and process id
  * @param workerId     snowflake worker number 0..1023; empty means leased from Redis, so two instances never share one
- * @param defaultTtr   time-to-run of a popped message when the producer gives none
- * @param maxDelay     furthest in the future a message may be due
- * @param maxBodySize  largest message body (UTF-8)
+ * @param defaultTtr   time-to-run of a popped message when the producer gives none (30s)
+ * @param maxDelay     furthest in the future a message may be due (365d)
+ * @param maxBodySize  largest message body, UTF-8 (64KB)
  * @param retry        redelivery policy when the producer gives none
  * @param scheduler    scheduling loop settings
  * @param journal      MySQL writer settings
@@ -31,9 +35,9 @@ public record SdmqProperties(
         @DefaultValue("sdmq") String keyPrefix,
         @DefaultValue("") String host,
         Integer workerId,
-        @DefaultValue("30s") Duration defaultTtr,
-        @DefaultValue("365d") Duration maxDelay,
-        @DefaultValue("64KB") DataSize maxBodySize,
+        Duration defaultTtr,
+        Duration maxDelay,
+        DataSize maxBodySize,
         @DefaultValue Retry retry,
         @DefaultValue Scheduler scheduler,
         @DefaultValue Journal journal,
@@ -42,70 +46,93 @@ public record SdmqProperties(
         @DefaultValue Auth auth,
         @DefaultValue Limits limits) {
 
-    /**
-     * @param maxAttempts deliveries before a message is dead
-     * @param delays      backoff before each redelivery; the last one repeats
-     */
-    public record Retry(@DefaultValue("8") int maxAttempts,
-                        @DefaultValue({"0s", "10s", "1m", "5m", "30m", "1h", "2h", "6h"}) List<Duration> delays) {
+    /** The engine's settings: its defaults, with every property that is set bound onto them. */
+    public EngineSettings engineSettings(String instanceName) {
+        EngineSettings.Builder b = EngineSettings.builder().host(instanceName);
+        set(defaultTtr, b::defaultTtr);
+        set(maxDelay, b::maxDelay);
+        set(maxBodySize, size -> b.maxBodyBytes(Math.toIntExact(size.toBytes())));
+        set(retry.maxAttempts(), b::maxAttempts);
+        set(retry.delays(), b::retryDelays);
+        set(scheduler.moveBatch(), b::moveBatch);
+        set(scheduler.maxSleep(), b::maxSleep);
+        set(scheduler.coldAfter(), b::coldAfter);
+        set(journal.capacity(), b::writeCapacity);
+        set(journal.backgroundCapacity(), b::backgroundCapacity);
+        set(journal.batch(), b::writeBatch);
+        set(journal.writeTimeout(), b::writeTimeout);
+        set(journal.linger(), b::linger);
+        set(consumer.maxCount(), b::maxPopCount);
+        set(consumer.maxWait(), b::maxWait);
+        set(consumer.readySweep(), b::readySweep);
+        set(consumer.maxWaitingPerTopic(), b::maxWaitingPerTopic);
+        RecoverySettings.Builder r = b.recovery();
+        set(recovery.autoRestore(), r::autoRestore);
+        set(recovery.reconcileInterval(), r::reconcileInterval);
+        set(recovery.waitPutAge(), r::waitPutAge);
+        set(recovery.grace(), r::grace);
+        set(recovery.retention(), r::retention);
+        set(recovery.purgeBatch(), r::purgeBatch);
+        set(recovery.restorePage(), r::restorePage);
+        return b.build();
     }
 
-    /**
-     * @param moveBatch most messages one move step takes from a bucket
-     * @param maxSleep  longest the scheduler and the reaper sleep without looking at Redis
-     * @param coldAfter a message due further ahead is kept in Redis as its id alone, its body only in MySQL, until it
-     *                  is due within half of this (0: every message whole in Redis)
-     */
-    public record Scheduler(@DefaultValue("1000") int moveBatch, @DefaultValue("1s") Duration maxSleep,
-                            @DefaultValue("1h") Duration coldAfter) {
-    }
-
-    /**
-     * @param capacity     pending MySQL writes per writer of pushes and terminal transitions before producers
-     *                     get 503 (back-pressure)
-     * @param backgroundCapacity pending non-terminal transitions before deliveries wait for the background writer
-     * @param batch        most writes folded into one transaction
-     * @param writeTimeout how long a request waits for its commit before it answers 503
-     * @param linger       how long the background writer gathers non-terminal transitions into one transaction
-     */
-    public record Journal(@DefaultValue("100000") int capacity, @DefaultValue("500000") int backgroundCapacity,
-                          @DefaultValue("1000") int batch, @DefaultValue("5s") Duration writeTimeout,
-                          @DefaultValue("60ms") Duration linger) {
-    }
-
-    /**
-     * @param maxCount   most messages one {@code /get} may take
-     * @param maxWait    longest a {@code /get} may wait
-     * @param readySweep how often topics with waiting consumers are checked for ready messages
-     * @param maxWaitingPerTopic most {@code /get} calls one topic may have waiting on an instance; more answer 429
-     * @param blockingWait how long a {@code /get} that has to wait holds its request thread (at most 16 at once)
-     *                     before it is parked asynchronously; 0 parks at once
-     */
-    public record Consumer(@DefaultValue("100") int maxCount, @DefaultValue("60s") Duration maxWait,
-                           @DefaultValue("1s") Duration readySweep,
-                           @DefaultValue("1000") int maxWaitingPerTopic,
-                           @DefaultValue("50ms") Duration blockingWait) {
-        public Consumer {
-            if (blockingWait.isNegative()) {
-                throw new IllegalArgumentException("sdmq.consumer.blocking-wait: must be 0 (off) or more, not "
-                        + blockingWait);
-            }
+    private static <T> void set(T value, java.util.function.Consumer<T> setter) {
+        if (value != null) {
+            setter.accept(value);
         }
     }
 
     /**
-     * @param autoRestore       at start, restore buckets that are empty in Redis from MySQL
-     * @param reconcileInterval how often WAIT_PUT and overdue-but-missing messages are put back into Redis
-     * @param waitPutAge        how long a message may stay WAIT_PUT before the reconciler schedules it
-     * @param grace             how far past due a message must be before the reconciler checks that Redis holds it
-     * @param retention         how long terminal messages are kept in MySQL; 0 keeps them forever
-     * @param purgeBatch        most messages one retention transaction deletes
-     * @param restorePage       messages a restore reads from MySQL and writes to Redis at a time
+     * @param maxAttempts deliveries before a message is dead (8)
+     * @param delays      backoff before each redelivery; the last one repeats (0s, 10s, 1m, 5m, 30m, 1h, 2h, 6h)
      */
-    public record Recovery(@DefaultValue("true") boolean autoRestore, @DefaultValue("10s") Duration reconcileInterval,
-                           @DefaultValue("5s") Duration waitPutAge, @DefaultValue("60s") Duration grace,
-                           @DefaultValue("7d") Duration retention, @DefaultValue("500") int purgeBatch,
-                           @DefaultValue("5000") int restorePage) {
+    public record Retry(Integer maxAttempts, List<Duration> delays) {
+    }
+
+    /**
+     * @param moveBatch most messages one move step takes from a bucket (1000)
+     * @param maxSleep  longest the scheduler and the reaper sleep without looking at Redis (1s)
+     * @param coldAfter a message due further ahead is kept in Redis as its id alone, its body only in MySQL, until it
+     *                  is due within half of this; 0: every message whole in Redis (1h)
+     */
+    public record Scheduler(Integer moveBatch, Duration maxSleep, Duration coldAfter) {
+    }
+
+    /**
+     * @param capacity     pending MySQL writes that requests wait for before producers get 503 (100000)
+     * @param backgroundCapacity pending non-terminal transitions before deliveries wait for the background writer
+     *                     (500000)
+     * @param batch        most writes folded into one transaction (1000)
+     * @param writeTimeout how long a request waits for its commit before it answers 503 (5s)
+     * @param linger       how long the background writer gathers non-terminal transitions into one transaction (60ms)
+     */
+    public record Journal(Integer capacity, Integer backgroundCapacity, Integer batch, Duration writeTimeout,
+                          Duration linger) {
+    }
+
+    /**
+     * @param maxCount   most messages one {@code /get} may take (100)
+     * @param maxWait    longest a {@code /get} may wait (60s)
+     * @param readySweep how often topics with waiting consumers are checked for ready messages (1s)
+     * @param maxWaitingPerTopic most {@code /get} calls one topic may have waiting on an instance; more answer 429
+     *                   (1000)
+     */
+    public record Consumer(Integer maxCount, Duration maxWait, Duration readySweep, Integer maxWaitingPerTopic) {
+    }
+
+    /**
+     * @param autoRestore       at start, restore buckets that are empty in Redis from MySQL (true)
+     * @param reconcileInterval how often WAIT_PUT and overdue-but-missing messages are put back into Redis (10s)
+     * @param waitPutAge        how long a message may stay WAIT_PUT before the reconciler schedules it (5s)
+     * @param grace             how far past due a message must be before the reconciler checks that Redis holds it
+     *                          (60s)
+     * @param retention         how long terminal messages are kept in MySQL; 0 keeps them forever (7d)
+     * @param purgeBatch        most messages one retention transaction deletes (500)
+     * @param restorePage       messages a restore reads from MySQL and writes to Redis at a time (5000)
+     */
+    public record Recovery(Boolean autoRestore, Duration reconcileInterval, Duration waitPutAge, Duration grace,
+                           Duration retention, Integer purgeBatch, Integer restorePage) {
     }
 
     /**

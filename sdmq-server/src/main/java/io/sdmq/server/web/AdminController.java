@@ -3,8 +3,8 @@ package io.sdmq.server.web;
 import io.sdmq.common.Message;
 import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
-import io.sdmq.core.DelayQueue;
-import io.sdmq.core.JobView;
+import io.sdmq.core.Admin;
+import io.sdmq.core.MessageView;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -17,15 +17,15 @@ import java.util.List;
 /** Admin: look a message up in MySQL, bring a dead one back. */
 @RestController
 class AdminController {
-    private final DelayQueue queue;
+    private final Admin queue;
 
-    AdminController(DelayQueue queue) {
+    AdminController(Admin queue) {
         this.queue = queue;
     }
 
     @GetMapping("/job/{id}")
     ResponseEntity<ApiResponse<Job>> job(@PathVariable String id) {
-        return ApiResponse.ok(Job.of(queue.job(MessageIds.parse(id, null))));
+        return ApiResponse.ok(Job.of(queue.message(MessageIds.parse(id, null))));
     }
 
     @PostMapping("/requeue")
@@ -39,7 +39,7 @@ class AdminController {
     record Job(String id, String topic, String bizKey, String body, String status, int attempts, int maxAttempts,
                int priority, long ttr, long createTime, long dueTime, long updateTime, List<Step> history) {
 
-        static Job of(JobView view) {
+        static Job of(MessageView view) {
             StoredMessage s = view.stored();
             Message m = s.message();
             return new Job(Long.toString(m.id()), m.topic(), m.bizKey(), m.body(), s.status().name(), m.attempts(),

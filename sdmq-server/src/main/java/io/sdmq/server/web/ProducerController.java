@@ -1,10 +1,10 @@
 package io.sdmq.server.web;
 
 import io.sdmq.common.InvalidRequestException;
-import io.sdmq.core.DelayQueue;
-import io.sdmq.core.DelayQueue.OnDuplicate;
-import io.sdmq.core.DelayQueue.PushOutcome;
-import io.sdmq.core.DelayQueue.PushResult;
+import io.sdmq.core.Producer;
+import io.sdmq.core.Producer.OnDuplicate;
+import io.sdmq.core.Producer.PushOutcome;
+import io.sdmq.core.Producer.PushResult;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -20,9 +20,9 @@ import java.util.Objects;
 /** What producers do: push, cancel, move (DESIGN §6). */
 @RestController
 class ProducerController {
-    private final DelayQueue queue;
+    private final Producer queue;
 
-    ProducerController(DelayQueue queue) {
+    ProducerController(Producer queue) {
         this.queue = queue;
     }
 

@@ -2,7 +2,7 @@ package io.sdmq.server.web;
 
 import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.PushRequest;
-import io.sdmq.core.DelayQueue.OnDuplicate;
+import io.sdmq.core.Producer.OnDuplicate;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.sdmq.server.web;
 
-import io.sdmq.core.DelayQueue;
+import io.sdmq.core.Admin;
 import io.sdmq.core.RestoreCounts;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -11,9 +11,9 @@ import org.springframework.web.bind.annotation.RestController;
 /** Admin: rebuild Redis from MySQL (DESIGN §5). GET is accepted because sdmq clients use it. */
 @RestController
 class RecoveryController {
-    private final DelayQueue queue;
+    private final Admin queue;
 
-    RecoveryController(DelayQueue queue) {
+    RecoveryController(Admin queue) {
         this.queue = queue;
     }
 
@@ -27,7 +27,7 @@ class RecoveryController {
                                                        @RequestParam(required = false) String id,
                                                        @RequestParam(defaultValue = "true") boolean expire) {
         long messageId = MessageIds.parse(jobId, id);
-        return ApiResponse.ok(new JobRestore(Long.toString(messageId), queue.restoreJob(messageId, expire).name()));
+        return ApiResponse.ok(new JobRestore(Long.toString(messageId), queue.restoreMessage(messageId, expire).name()));
     }
 
     /** What a restore did with one message: RESTORED, ALREADY_PRESENT, EXPIRED or GONE. */

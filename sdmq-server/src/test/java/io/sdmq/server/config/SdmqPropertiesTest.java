@@ -5,6 +5,8 @@ import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
+import io.sdmq.core.EngineSettings;
+
 import java.time.Duration;
 import java.util.Map;
 
@@ -15,21 +17,27 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class SdmqPropertiesTest {
 
     @Test
-    void defaults_bind() {
+    void unset_properties_keep_the_engine_defaults() {
         SdmqProperties p = bind(Map.of());
 
-        assertThat(p.consumer().blockingWait()).isEqualTo(Duration.ofMillis(50));
-        assertThat(p.journal().linger()).isEqualTo(Duration.ofMillis(60));
+        assertThat(p.engineSettings("host-1")).isEqualTo(EngineSettings.builder().host("host-1").build());
         assertThat(p.limits().pushPerSecond()).isZero();
+        assertThat(p.buckets()).isEqualTo(16);
     }
 
     @Test
-    void a_blocking_wait_of_zero_is_allowed_and_a_negative_one_is_refused() {
-        assertThat(bind(Map.of("sdmq.consumer.blocking-wait", "0")).consumer().blockingWait()).isZero();
+    void set_properties_are_bound_onto_the_engine_defaults_by_name() {
+        SdmqProperties p = bind(Map.of("sdmq.journal.linger", "5ms", "sdmq.retry.delays", "1s,2s",
+                "sdmq.recovery.retention", "0", "sdmq.max-body-size", "1KB", "sdmq.consumer.max-count", "7"));
 
-        assertThatThrownBy(() -> bind(Map.of("sdmq.consumer.blocking-wait", "-1ms")))
-                .isInstanceOf(BindException.class)
-                .rootCause().hasMessageContaining("sdmq.consumer.blocking-wait: must be 0 (off) or more");
+        EngineSettings settings = p.engineSettings("host-1");
+
+        assertThat(settings.linger()).isEqualTo(Duration.ofMillis(5));
+        assertThat(settings.pushRules().defaultRetryDelays()).containsExactly(1_000L, 2_000L);
+        assertThat(settings.pushRules().maxBodyBytes()).isEqualTo(1_024);
+        assertThat(settings.maxPopCount()).isEqualTo(7);
+        assertThat(settings.recovery().retention()).isZero();
+        assertThat(settings.writeBatch()).isEqualTo(EngineSettings.builder().build().writeBatch());
     }
 
     @Test

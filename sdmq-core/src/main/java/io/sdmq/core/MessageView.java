@@ -6,5 +6,5 @@ import io.sdmq.common.Transition;
 import java.util.List;
 
 /** A message as MySQL records it, with every status change it went through, oldest first. */
-public record JobView(StoredMessage stored, List<Transition> history) {
+public record MessageView(StoredMessage stored, List<Transition> history) {
 }

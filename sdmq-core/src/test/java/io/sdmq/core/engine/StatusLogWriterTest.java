@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.sdmq.core.spi.MessageBuilder.aMessage;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,13 +30,16 @@ import static org.awaitility.Awaitility.await;
 /**
  * Group commit: concurrent writers share transactions, a failed commit fails its callers, a lingering writer
  * gathers more per transaction without losing any on stop, and in a burst the background writer lets the durable
- * one go first.
+ * one go first, for no longer than its longest yield on the ticker.
  */
-class JournalWriterTest {
+class StatusLogWriterTest {
+    /** The writers' ticker: it moves only when a test steps it. */
+    private final AtomicLong ticker = new AtomicLong();
     private final ExecutorService callers = Executors.newFixedThreadPool(50);
     private final InMemoryMessageLog messageLog = new InMemoryMessageLog();
     private final List<Integer> applied = new CopyOnWriteArrayList<>();
     private final List<Thread> extraThreads = new ArrayList<>();
+    private static final Duration MAX_YIELD = Duration.ofMinutes(1);
     private Thread writerThread;
 
     @AfterEach
@@ -54,14 +58,14 @@ class JournalWriterTest {
         CountDownLatch release = new CountDownLatch(1);
         List<Integer> batchSizes = new CopyOnWriteArrayList<>();
         MessageLog slowFirstCommit = recordingInserts(log, batchSizes, firstCommitHeld, release);
-        JournalWriter writer = start(slowFirstCommit);
+        StatusLogWriter writer = start(slowFirstCommit);
 
-        Future<Long> first = callers.submit(() -> writer.insert(aMessage().build()));
+        Future<Long> first = callers.submit(() -> insert(writer, aMessage().build()));
         firstCommitHeld.await(5, TimeUnit.SECONDS);
         List<Future<Long>> others = new ArrayList<>();
         for (int i = 0; i < 49; i++) {
             Message m = aMessage().build();
-            others.add(callers.submit(() -> writer.insert(m)));
+            others.add(callers.submit(() -> insert(writer, m)));
         }
         await().until(() -> writer.pending() == 49);
         release.countDown();
@@ -76,14 +80,14 @@ class JournalWriterTest {
     @Test
     void a_failed_commit_fails_every_waiting_caller() {
         Outage outage = new Outage();
-        JournalWriter writer = start(outage.wrap(MessageLog.class, new InMemoryMessageLog()));
+        StatusLogWriter writer = start(outage.wrap(MessageLog.class, new InMemoryMessageLog()));
         outage.begin();
 
-        assertThatThrownBy(() -> writer.insert(aMessage().build())).isInstanceOf(UnavailableException.class)
+        assertThatThrownBy(() -> insert(writer, aMessage().build())).isInstanceOf(UnavailableException.class)
                 .hasMessageContaining("MySQL is unavailable");
         outage.end();
         Message m = aMessage().build();
-        assertThat(writer.insert(m)).isEqualTo(m.id());
+        assertThat(insert(writer, m)).isEqualTo(m.id());
     }
 
     @Test
@@ -107,13 +111,13 @@ class JournalWriterTest {
         List<String> calls = new CopyOnWriteArrayList<>();
         CountDownLatch firstHeld = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        JournalWriter writer = start(recordingCalls(messageLog, calls, firstHeld, release, failTogether));
+        StatusLogWriter writer = start(recordingCalls(messageLog, calls, firstHeld, release, failTogether));
 
-        Future<Long> first = callers.submit(() -> writer.insert(aMessage().build()));
+        Future<Long> first = callers.submit(() -> insert(writer, aMessage().build()));
         firstHeld.await(5, TimeUnit.SECONDS);
         Message next = aMessage().build();
-        Future<Long> pushed = callers.submit(() -> writer.insert(next));
-        Future<?> deleting = callers.submit(() -> writer.commit(deleted(earlier)));
+        Future<Long> pushed = callers.submit(() -> insert(writer, next));
+        Future<?> deleting = callers.submit(() -> writer.commitAll(List.of(deleted(earlier))));
         await().until(() -> writer.pending() == 2);
         release.countDown();
 
@@ -137,7 +141,7 @@ class JournalWriterTest {
 
     @Test
     void a_lingering_writer_that_is_stopped_writes_what_it_gathered() throws Exception {
-        JournalWriter writer = lingeringWith(1_000, List.of(aMessage().build(), aMessage().build()));
+        StatusLogWriter writer = lingeringWith(1_000, List.of(aMessage().build(), aMessage().build()));
         await().until(() -> writer.pending() == 0);
 
         writerThread.interrupt();
@@ -150,7 +154,7 @@ class JournalWriterTest {
     @Test
     void a_flush_returns_once_everything_queued_before_it_is_written_even_while_the_writer_lingers() {
         List<Message> messages = List.of(aMessage().build(), aMessage().build());
-        JournalWriter writer = lingeringWith(1_000, messages);
+        StatusLogWriter writer = lingeringWith(1_000, messages);
 
         writer.flush();
 
@@ -163,9 +167,8 @@ class JournalWriterTest {
         Burst burst = new Burst(1_000, 30);
 
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(applied::isEmpty);
-        burst.release.countDown();
+        burst.endDurableWrite();
 
-        burst.held.get(5, TimeUnit.SECONDS);
         await().until(() -> appliedCount() == 30);
         assertThat(messageLog.find(burst.messages.get(29).id()).orElseThrow().status())
                 .isEqualTo(MessageStatus.DELAY);
@@ -186,15 +189,17 @@ class JournalWriterTest {
         await().until(() -> appliedCount() == 10);
         assertThat(burst.held).isNotDone();
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> appliedCount() == 10);
-        burst.release.countDown();
+        burst.endDurableWrite();
 
-        burst.held.get(5, TimeUnit.SECONDS);
         await().until(() -> appliedCount() == 30);
     }
 
     @Test
     void a_background_transition_waits_for_the_durable_writer_no_longer_than_its_longest_yield() {
-        Burst burst = new Burst(1_000, 30, Duration.ofMillis(200));
+        Burst burst = new Burst(1_000, 30);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(applied::isEmpty);
+
+        ticker.addAndGet(MAX_YIELD.toNanos());
 
         await().until(() -> appliedCount() == 30);
         assertThat(burst.held).isNotDone();
@@ -216,28 +221,24 @@ class JournalWriterTest {
 
     /**
      * A durable writer busy with an insert the log holds until {@link #release}, and a background writer (batches of
-     * 10, no linger, yielding to it for up to {@code maxYield}) started with the DELAY transitions of {@code count}
-     * stored messages queued.
+     * 10, no linger, yielding to it for up to {@link #MAX_YIELD} on the ticker) started with the DELAY transitions of
+     * {@code count} stored messages queued.
      */
     private final class Burst {
         final CountDownLatch release = new CountDownLatch(1);
         final List<Message> messages = new ArrayList<>();
         final Future<Long> held;
-        final JournalWriter background;
+        final StatusLogWriter background;
 
         Burst(int backgroundCapacity, int count) {
-            this(backgroundCapacity, count, Duration.ofMinutes(1));
-        }
-
-        Burst(int backgroundCapacity, int count, Duration maxYield) {
             CountDownLatch holding = new CountDownLatch(1);
-            JournalWriter durable = new JournalWriter(recordingInserts(new InMemoryMessageLog(), new ArrayList<>(),
-                    holding, release), 1_000, 10, Duration.ofSeconds(5), Duration.ZERO, null, Duration.ZERO);
-            background = new JournalWriter(recordingApplies(messageLog, applied), backgroundCapacity, 10,
-                    Duration.ofSeconds(5), Duration.ZERO, durable::busy, maxYield);
+            StatusLogWriter durable = writer(recordingInserts(new InMemoryMessageLog(), new ArrayList<>(), holding,
+                    release), 1_000, 10, Duration.ZERO, StatusLogWriter.Yielding.NEVER);
+            background = writer(recordingApplies(messageLog, applied), backgroundCapacity, 10, Duration.ZERO,
+                    new StatusLogWriter.Yielding(durable::busy, MAX_YIELD.toNanos()));
             writerThread = new Thread(durable, "durable-under-test");
             writerThread.start();
-            held = callers.submit(() -> durable.insert(aMessage().build()));
+            held = callers.submit(() -> insert(durable, aMessage().build()));
             await().until(() -> holding.getCount() == 0);
             for (int i = 0; i < count; i++) {
                 messages.add(aMessage().build());
@@ -248,12 +249,19 @@ class JournalWriterTest {
             extraThreads.add(backgroundThread);
             backgroundThread.start();
         }
+
+        /** Lets the held insert commit, then steps the ticker past the durable writer's quiet time. */
+        void endDurableWrite() throws Exception {
+            release.countDown();
+            held.get(5, TimeUnit.SECONDS);
+            ticker.addAndGet(StatusLogWriter.QUIET_NANOS);
+        }
     }
 
     /** A writer that lingers a minute in batches of {@code batch}; each message stored and its DELAY recorded. */
-    private JournalWriter lingeringWith(int batch, List<Message> messages) {
+    private StatusLogWriter lingeringWith(int batch, List<Message> messages) {
         messageLog.insert(messages);
-        JournalWriter writer = start(recordingApplies(messageLog, applied), batch, Duration.ofMinutes(1));
+        StatusLogWriter writer = start(recordingApplies(messageLog, applied), batch, Duration.ofMinutes(1));
         messages.forEach(m -> writer.record(delayed(m)));
         return writer;
     }
@@ -266,16 +274,25 @@ class JournalWriterTest {
         return Transition.of(m.id(), MessageStatus.WAIT_PUT, MessageStatus.DELETED, m.createTime() + 2, "b0");
     }
 
-    private JournalWriter start(MessageLog log) {
+    private StatusLogWriter start(MessageLog log) {
         return start(log, 1_000, Duration.ZERO);
     }
 
-    private JournalWriter start(MessageLog log, int batch, Duration linger) {
-        JournalWriter writer = new JournalWriter(log, 1_000, batch, Duration.ofSeconds(5), linger, null,
-                Duration.ZERO);
-        writerThread = new Thread(writer, "journal-under-test");
+    private StatusLogWriter start(MessageLog log, int batch, Duration linger) {
+        StatusLogWriter writer = writer(log, 1_000, batch, linger, StatusLogWriter.Yielding.NEVER);
+        writerThread = new Thread(writer, "writer-under-test");
         writerThread.start();
         return writer;
+    }
+
+    private StatusLogWriter writer(MessageLog log, int capacity, int batch, Duration linger,
+                                   StatusLogWriter.Yielding yielding) {
+        return new StatusLogWriter(new BatchWriter(log), capacity, batch, Duration.ofSeconds(5), linger, yielding,
+                ticker::get);
+    }
+
+    private static long insert(StatusLogWriter writer, Message message) {
+        return writer.insertAll(List.of(message)).get(0);
     }
 
     private static MessageLog recordingApplies(MessageLog target, List<Integer> sizes) {

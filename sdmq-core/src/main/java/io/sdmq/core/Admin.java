@@ -1,0 +1,23 @@
+package io.sdmq.core;
+
+/**
+ * What operators do with sdmq. Every method validates its input and throws a subclass of
+ * {@link io.sdmq.common.SdmqException} naming what is wrong.
+ */
+public interface Admin {
+
+    /** Brings a DEAD or EXPIRED message back, due now, with its attempts counted afresh. */
+    void requeue(long id);
+
+    /** A message with its status and history, from MySQL. */
+    MessageView message(long id);
+
+    /**
+     * Rebuilds Redis from MySQL without deleting anything: every non-terminal message Redis does not hold is put
+     * back; an overdue one is due now ({@code expire}) or marked EXPIRED (not {@code expire}).
+     */
+    RestoreCounts restore(boolean expire);
+
+    /** The same for one message. */
+    RestoreOutcome restoreMessage(long id, boolean expire);
+}

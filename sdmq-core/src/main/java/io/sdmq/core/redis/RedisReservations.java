@@ -1,0 +1,149 @@
+package io.sdmq.core.redis;
+
+import io.sdmq.common.Message;
+import io.sdmq.core.spi.Reservations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static io.sdmq.core.redis.RedisBuckets.GONE_MS;
+import static io.sdmq.core.redis.RedisBuckets.flags;
+import static io.sdmq.core.redis.RedisBuckets.positive;
+import static io.sdmq.core.redis.RedisBuckets.scoreOrNone;
+import static io.sdmq.core.redis.RedisBuckets.strings;
+
+/**
+ * The ready lists (one per topic) and the reserved zset of each bucket in Redis; every change one Lua script on one
+ * bucket's keys (see {@code lua/*.lua}; the retry rule is {@code lua/retry.lua}).
+ */
+public final class RedisReservations implements Reservations {
+    private static final Logger log = LoggerFactory.getLogger(RedisReservations.class);
+
+    private final RedisBuckets buckets;
+    private final String defaultRetryDelays;
+
+    /** @param defaultRetryDelays the backoff of a message pushed without retry delays, in ms */
+    public RedisReservations(StringRedisTemplate redis, String prefix, int buckets, List<Long> defaultRetryDelays) {
+        if (defaultRetryDelays.isEmpty() || defaultRetryDelays.stream().anyMatch(d -> d == null || d < 0)) {
+            throw new IllegalArgumentException("default retry delays must be one or more non-negative ms");
+        }
+        this.buckets = new RedisBuckets(redis, prefix, buckets);
+        this.defaultRetryDelays = defaultRetryDelays.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public int buckets() {
+        return buckets.count();
+    }
+
+    @Override
+    public String bucketName(int bucket) {
+        return buckets.name(bucket);
+    }
+
+    @Override
+    public List<Message> pop(int bucket, String topic, int count, long now) {
+        BucketKeys keys = buckets.keys(bucket);
+        List<Object> reply = buckets.run(LuaScripts.POP, List.of(keys.meta(), keys.reserved(), keys.ready(topic)),
+                Long.toString(now), Integer.toString(positive(count, "count")));
+        return buckets.decodePairs(strings(reply));
+    }
+
+    @Override
+    public List<Boolean> finish(int bucket, List<Long> ids, long now) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        BucketKeys keys = buckets.keys(bucket);
+        List<String> args = new ArrayList<>(ids.size() + 2);
+        args.add(Long.toString(now));
+        args.add(Long.toString(GONE_MS));
+        ids.forEach(id -> args.add(Long.toString(id)));
+        List<Object> outcomes = buckets.run(LuaScripts.FINISH, List.of(keys.meta(), keys.reserved(), keys.gone()),
+                args.toArray());
+        return flags("finish", outcomes, ids.size());
+    }
+
+    @Override
+    public Optional<Nacked> nack(int bucket, long id, long now, Long delayMs) {
+        BucketKeys keys = buckets.keys(bucket);
+        List<Object> reply = buckets.run(LuaScripts.NACK, List.of(keys.meta(), keys.delay(), keys.reserved(),
+                keys.gone()), Long.toString(id), Long.toString(now), delayMs == null ? "" : Long.toString(delayMs),
+                defaultRetryDelays, Long.toString(GONE_MS));
+        if (reply == null || reply.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> parts = strings(reply);
+        return Optional.of(new Nacked("DEAD".equals(parts.get(0)), buckets.codec.decode(id, parts.get(1))));
+    }
+
+    @Override
+    public OptionalLong touch(int bucket, long id, long now) {
+        BucketKeys keys = buckets.keys(bucket);
+        String deadline = buckets.run(LuaScripts.TOUCH, List.of(keys.meta(), keys.reserved()), Long.toString(id),
+                Long.toString(now));
+        return deadline == null || deadline.isEmpty() ? OptionalLong.empty()
+                : OptionalLong.of(Long.parseLong(deadline));
+    }
+
+    @Override
+    public RequeueResult requeueExpired(int bucket, long now, int limit) {
+        BucketKeys keys = buckets.keys(bucket);
+        List<Object> reply = buckets.run(LuaScripts.REQUEUE_EXPIRED, List.of(keys.meta(), keys.delay(),
+                keys.reserved(), keys.gone()), Long.toString(now), Integer.toString(positive(limit, "limit")),
+                defaultRetryDelays, Long.toString(GONE_MS));
+        List<String> flat = strings(reply.get(1));
+        List<Requeued> requeued = new ArrayList<>(flat.size() / 3);
+        for (int i = 0; i < flat.size(); i += 3) {
+            requeued.add(new Requeued(Long.parseLong(flat.get(i)), Integer.parseInt(flat.get(i + 1)),
+                    Long.parseLong(flat.get(i + 2))));
+        }
+        List<Message> dead = buckets.decodePairs(strings(reply.get(2)));
+        if (!dead.isEmpty()) {
+            log.debug("bucket {}: {} messages exhausted their attempts", bucket, dead.size());
+        }
+        return new RequeueResult(List.copyOf(requeued), dead, scoreOrNone(reply.get(0)));
+    }
+
+    @Override
+    public long readyCount(int bucket, String topic) {
+        String key = buckets.keys(bucket).ready(topic);
+        Long size = buckets.call(redis -> redis.opsForList().size(key));
+        return size == null ? 0 : size;
+    }
+
+    /**
+     * One SCAN over the keys of the bucket's ready lists. On a Redis Cluster it runs on the node that serves the
+     * bucket's slot, which holds all of the bucket's keys; a SCAN of the whole cluster is refused there.
+     */
+    @Override
+    public Set<String> readyTopics(int bucket) {
+        BucketKeys keys = buckets.keys(bucket);
+        int start = keys.readyPrefix().length();
+        Set<String> topics = new TreeSet<>();
+        ScanOptions options = ScanOptions.scanOptions().match(keys.readyPattern()).count(1_000).build();
+        buckets.call(redis -> redis.execute((RedisCallback<Void>) connection -> {
+            try (Cursor<byte[]> cursor = connection instanceof RedisClusterConnection cluster
+                    ? cluster.scan(cluster.clusterGetNodeForKey(keys.delay().getBytes(StandardCharsets.UTF_8)), options)
+                    : connection.keyCommands().scan(options)) {
+                cursor.forEachRemaining(key -> topics.add(new String(key, StandardCharsets.UTF_8).substring(start)));
+            }
+            return null;
+        }));
+        return Collections.unmodifiableSet(topics);
+    }
+}

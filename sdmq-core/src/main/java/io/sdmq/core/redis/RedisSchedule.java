@@ -1,0 +1,181 @@
+package io.sdmq.core.redis;
+
+import io.sdmq.common.Message;
+import io.sdmq.common.MessageStatus;
+import io.sdmq.core.spi.RestoreTarget;
+import io.sdmq.core.spi.Schedule;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import static io.sdmq.core.redis.RedisBuckets.GONE_MS;
+import static io.sdmq.core.redis.RedisBuckets.flags;
+import static io.sdmq.core.redis.RedisBuckets.onePerInput;
+import static io.sdmq.core.redis.RedisBuckets.positive;
+import static io.sdmq.core.redis.RedisBuckets.scoreOrNone;
+import static io.sdmq.core.redis.RedisBuckets.strings;
+
+/**
+ * The pending messages in Redis: per bucket a meta hash, a delay zset and a cold zset (the ids of messages due beyond
+ * the hot window, whose bodies wait in MySQL), every change one Lua script on one bucket's keys (see
+ * {@code lua/*.lua} for each script's contract). Also what a restore writes.
+ */
+public final class RedisSchedule implements Schedule, RestoreTarget {
+    private static final Logger log = LoggerFactory.getLogger(RedisSchedule.class);
+
+    private final RedisBuckets buckets;
+    private final long coldAfterMs;
+
+    /**
+     * @param coldAfter a message due further ahead than this is kept as its id alone, its body in MySQL only (zero:
+     *                  every message whole)
+     */
+    public RedisSchedule(StringRedisTemplate redis, String prefix, int buckets, Duration coldAfter) {
+        this.buckets = new RedisBuckets(redis, prefix, buckets);
+        this.coldAfterMs = coldAfter.toMillis();
+    }
+
+    @Override
+    public int buckets() {
+        return buckets.count();
+    }
+
+    @Override
+    public String bucketName(int bucket) {
+        return buckets.name(bucket);
+    }
+
+    @Override
+    public boolean push(int bucket, List<Message> messages, long now) {
+        if (messages.isEmpty()) {
+            return false;
+        }
+        Long head = buckets.run(LuaScripts.PUSH, buckets.keys(bucket).metaDelayCold(),
+                entries(atOwnScore(messages), coldFrom(now)));
+        return Long.valueOf(1).equals(head);
+    }
+
+    @Override
+    public ColdIds coldUntil(int bucket, long until, int limit) {
+        String key = buckets.keys(bucket).cold();
+        Set<TypedTuple<String>> first = buckets.call(redis -> redis.opsForZSet().rangeWithScores(key, 0,
+                positive(limit, "limit")));
+        List<Long> ids = new ArrayList<>();
+        long next = NONE;
+        for (TypedTuple<String> entry : first == null ? Set.<TypedTuple<String>>of() : first) {
+            long score = entry.getScore().longValue();
+            if (score > until || ids.size() == limit) {
+                next = score;
+                break;
+            }
+            ids.add(Long.parseLong(entry.getValue()));
+        }
+        return new ColdIds(List.copyOf(ids), next);
+    }
+
+    @Override
+    public List<Boolean> warm(int bucket, List<Message> messages) {
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        List<Object> outcomes = buckets.run(LuaScripts.WARM, buckets.keys(bucket).metaDelayCold(),
+                entries(atOwnScore(messages), NONE));
+        return flags("warm", outcomes, messages.size());
+    }
+
+    @Override
+    public MoveResult moveDue(int bucket, long now, int limit) {
+        BucketKeys keys = buckets.keys(bucket);
+        List<Object> reply = buckets.run(LuaScripts.MOVE_DUE, keys.metaAndDelay(), Long.toString(now),
+                Integer.toString(positive(limit, "limit")), keys.readyPrefix());
+        List<String> flat = strings(reply.get(1));
+        List<Moved> moved = new ArrayList<>(flat.size() / 2);
+        for (int i = 0; i < flat.size(); i += 2) {
+            moved.add(new Moved(Long.parseLong(flat.get(i)), flat.get(i + 1)));
+        }
+        log.debug("bucket {}: moved {} due messages, next score {}", bucket, moved.size(), reply.get(0));
+        return new MoveResult(List.copyOf(moved), scoreOrNone(reply.get(0)));
+    }
+
+    @Override
+    public Optional<MessageStatus> delete(int bucket, long id, long now) {
+        BucketKeys keys = buckets.keys(bucket);
+        String status = buckets.run(LuaScripts.DELETE, List.of(keys.meta(), keys.delay(), keys.reserved(),
+                keys.gone(), keys.cold()), Long.toString(id), Long.toString(now), Long.toString(GONE_MS));
+        return status == null || status.isEmpty() ? Optional.empty() : Optional.of(MessageStatus.valueOf(status));
+    }
+
+    @Override
+    public Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body) {
+        BucketKeys keys = buckets.keys(bucket);
+        String status = buckets.run(LuaScripts.RESCHEDULE, List.of(keys.meta(), keys.delay(), keys.reserved()),
+                Long.toString(id), Long.toString(dueTime), body == null ? "0" : "1", body == null ? "" : body);
+        return status == null || status.isEmpty() ? Optional.empty() : Optional.of(MessageStatus.valueOf(status));
+    }
+
+    @Override
+    public List<Restored> restore(int bucket, List<Restoring> messages, long now) {
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        BucketKeys keys = buckets.keys(bucket);
+        List<Object> outcomes = buckets.run(LuaScripts.RESTORE, List.of(keys.meta(), keys.delay(), keys.gone(),
+                keys.cold()), entries(messages, coldFrom(now)));
+        return onePerInput("restore", outcomes, messages.size()).stream().map(RedisSchedule::restored).toList();
+    }
+
+    @Override
+    public boolean holds(int bucket, long id) {
+        BucketKeys keys = buckets.keys(bucket);
+        String member = Long.toString(id);
+        // cold first: warming moves an id from cold to the meta hash, so a warm between the two looks is still seen
+        return buckets.call(redis -> redis.opsForZSet().score(keys.cold(), member) != null
+                || redis.opsForHash().hasKey(keys.meta(), member));
+    }
+
+    @Override
+    public boolean isEmpty(int bucket) {
+        BucketKeys keys = buckets.keys(bucket);
+        return buckets.call(redis -> redis.countExistingKeys(List.of(keys.meta(), keys.delay(), keys.reserved(),
+                keys.cold()))) == 0;
+    }
+
+    /** The score at and after which a message written now is kept cold, or {@link #NONE}. */
+    private long coldFrom(long now) {
+        return coldAfterMs == 0 ? NONE : now + coldAfterMs;
+    }
+
+    /**
+     * The ARGV of push.lua, warm.lua and restore.lua: id, meta JSON and score, once per message; the meta is empty
+     * for a cold one (score at or after {@code coldFrom}).
+     */
+    private Object[] entries(List<Restoring> messages, long coldFrom) {
+        List<String> args = new ArrayList<>(messages.size() * 3);
+        for (Restoring restoring : messages) {
+            args.add(Long.toString(restoring.message().id()));
+            args.add(restoring.score() >= coldFrom ? "" : buckets.codec.encode(restoring.message()));
+            args.add(Long.toString(restoring.score()));
+        }
+        return args.toArray();
+    }
+
+    private static List<Restoring> atOwnScore(List<Message> messages) {
+        return messages.stream().map(m -> new Restoring(m, m.score())).toList();
+    }
+
+    private static Restored restored(Object outcome) {
+        return switch (outcome instanceof Long code ? code.intValue() : -1) {
+            case 1 -> Restored.WRITTEN;
+            case 0 -> Restored.PRESENT;
+            case 2 -> Restored.GONE;
+            default -> throw new IllegalStateException("restore answered " + outcome + "; this is a bug");
+        };
+    }
+}

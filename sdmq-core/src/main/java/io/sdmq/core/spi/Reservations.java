@@ -1,0 +1,64 @@
+package io.sdmq.core.spi;
+
+import io.sdmq.common.Message;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The ready and reserved messages of the fast schedule: what consumers take, finish and give back, and what the
+ * reaper requeues when a time-to-run ends. Every change is one atomic step on one bucket; times are passed in.
+ */
+public interface Reservations extends BucketSet {
+
+    /**
+     * Takes up to {@code count} ready messages of a topic and reserves each until {@code now + ttr}; ids whose
+     * message was deleted are skipped. The messages returned carry their attempts after this delivery.
+     */
+    List<Message> pop(int bucket, String topic, int count, long now);
+
+    /**
+     * Ends reservations of one bucket in one step and forgets those messages. Answers, per id in order, whether it
+     * was reserved; one that was not (unknown, pending, or done) is left alone.
+     */
+    List<Boolean> finish(int bucket, List<Long> ids, long now);
+
+    /**
+     * A consumer gives a reserved message back: due again at {@code now + delayMs}, or after its retry policy's
+     * backoff when {@code delayMs} is null, or out as dead when its attempts are exhausted. Empty when not reserved.
+     */
+    Optional<Nacked> nack(int bucket, long id, long now, Long delayMs);
+
+    /** Extends a reservation to {@code now + ttr}; the new deadline, or empty when the message is not reserved. */
+    OptionalLong touch(int bucket, long id, long now);
+
+    /**
+     * Reservations whose deadline is &lt;= now: back to the delay set after their retry policy's backoff, or out as
+     * dead when their attempts are exhausted.
+     */
+    RequeueResult requeueExpired(int bucket, long now, int limit);
+
+    /** How many ids wait in a topic's ready list of a bucket (deleted ones included until popped). */
+    long readyCount(int bucket, String topic);
+
+    /** The topics that have a ready list in a bucket. */
+    Set<String> readyTopics(int bucket);
+
+    /** A nacked message: dead, or due again at its message's due time. */
+    record Nacked(boolean dead, Message message) {
+    }
+
+    /**
+     * @param requeued     back in the delay set
+     * @param dead         attempts exhausted, removed from the schedule
+     * @param nextDeadline the earliest reservation deadline left in the bucket, or {@link #NONE}
+     */
+    record RequeueResult(List<Requeued> requeued, List<Message> dead, long nextDeadline) {
+    }
+
+    /** A message back in the delay set, due again at {@code dueTime}. */
+    record Requeued(long id, int attempts, long dueTime) {
+    }
+}
