@@ -12,13 +12,13 @@
 #   bullmq        BullMQ on the same Redis, in Node.js (bench/peers/bullmq.js, after a W1 of 20 000; a batch is one
 #                 addBulk call), when node and npm are installed.
 # One target at a time: the sdmq server is stopped before the peers run. Appends two tables with sdmq's lead over each
-# (and every command) to BENCHMARKS.md.
+# (and every command) to a new file in bench/results/.
 #
 #   bench/peers.sh [W1_MESSAGES] [W3_SECONDS]     default 100000 and 60, the sizes (W2 500 000, W5 1 000 000)
 #   PEERS            the peers to run (default "redisson db-scheduler bullmq")
 #   PEER_WORKLOADS   the workloads to run, in this order (default "W1 W3 W4 W2 W5"; W5 leaves its preload pending, so
 #                    it goes last)
-#   BENCH_MD         the file the results are appended to (default BENCHMARKS.md)
+#   BENCH_MD         the file the results are appended to (default bench/results/DATE-COMMIT-peers.md)
 #
 # All traffic goes to 127.0.0.1; raw files go to sdmq-bench/target/peers/peers-<time>/.
 set -euo pipefail
@@ -30,8 +30,8 @@ W1_N=${1:-100000}
 W3_S=${2:-60}
 PEERS=${PEERS:-redisson db-scheduler bullmq}
 PEER_WORKLOADS=${PEER_WORKLOADS:-W1 W3 W4 W2 W5}
-MD=${BENCH_MD:-BENCHMARKS.md}
 COMMIT=$(git describe --always --dirty)
+MD=${BENCH_MD:-bench/results/$(date -u +%Y-%m-%d-%H%M)-$(git describe --always)-peers.md}
 LOAD_START=$(uptime)
 
 echo "building (mvnw package)"

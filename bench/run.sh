@@ -2,13 +2,13 @@
 # Benchmarks sdmq on this machine: builds the server and the bench, starts the server jar on the local Redis
 # (127.0.0.1:6379) and MariaDB (127.0.0.1:3306, root, empty password) with a fresh database and a fresh key
 # prefix, measures the raw Redis and MariaDB limits, runs the workloads W1..W6 of the benchmark issue from a
-# separate JVM, stops the server, cleans up, and appends the results to BENCHMARKS.md.
+# separate JVM, stops the server, cleans up, and writes the results to a new file in bench/results/.
 #
 #   BENCH_SCALE       fraction of the issue's message counts and of W3's duration (default 0.05)
 #   BENCH_PORT        the server's HTTP port (default 18080)
 #   BENCH_JFR         1 (default): the server JVM runs with a JFR recording (-XX:StartFlightRecording, written
 #                     when it stops); the W1 window of it is summarised in BENCHMARKS.md
-#   BENCH_MD          the file the results are appended to (default BENCHMARKS.md)
+#   BENCH_MD          the file the results are appended to (default bench/results/DATE-COMMIT-full.md)
 #   SERVER_JAVA_OPTS  the server JVM's options (default -XX:+UseParallelGC, as README recommends; e.g. -Xmx2g)
 #
 # All traffic goes to 127.0.0.1; every step is bounded in count and time.
@@ -20,12 +20,12 @@ cd "$(dirname "$0")/.."
 SCALE=${BENCH_SCALE:-0.05}
 PORT=${BENCH_PORT:-18080}
 JFR=${BENCH_JFR:-1}
-MD=${BENCH_MD:-BENCHMARKS.md}
 DB=sdmq_bench
 PREFIX=sdmqbench-$(date +%s)
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-# before the report is appended to the tracked BENCHMARKS.md, which would make every run look dirty
+# before the report is written, so that a run of a clean tree does not look dirty
 COMMIT=$(git describe --always --dirty)
+MD=${BENCH_MD:-bench/results/$(date -u +%Y-%m-%d-%H%M)-$(git describe --always)-full.md}
 OUT=sdmq-bench/target/runs/$STAMP
 SERVER_JAR=sdmq-server/target/sdmq-server-0.1.0-SNAPSHOT.jar
 RESULTS=$OUT/results.jsonl

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How fast the warmer brings cold messages in (README, Cold messages): preloads W5's messages due tomorrow (cold,
+# How fast the warmer brings cold messages in (docs/architecture.md, Cold messages): preloads W5's messages due tomorrow (cold,
 # since they are due beyond sdmq.scheduler.cold-after) into a fresh database, restarts the server with
 # --sdmq.scheduler.cold-after=0, which warms everything cold at once, and times until no cold id is left.
 #

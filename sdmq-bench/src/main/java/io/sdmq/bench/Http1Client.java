@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * call and the reply read to its end. It exists because the load generator shares the machine's 2 cores with the
  * server it measures: the JDK's {@code HttpURLConnection} spent a quarter of the bench's CPU in its own Java code
  * (URL and header handling, a buffer and a stack trace per call) on top of the socket calls, and the asynchronous
- * {@code java.net.http} client more (BENCHMARKS.md, session of 2026-11-25 13:00). It speaks only what sdmq answers:
+ * {@code java.net.http} client more (BENCHMARKS.md, 2026-11-25 13:00). It speaks only what sdmq answers:
  * a status line, headers, and a body of {@code Content-Length} bytes or in chunks.
  */
 final class Http1Client {

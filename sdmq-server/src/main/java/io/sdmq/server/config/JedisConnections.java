@@ -10,7 +10,7 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
  * ("unified" mode, spring-data-redis's default when that class is present). In unified mode spring-data-redis
  * 4.1 closes every connection by asking it for its transaction, which throws and catches an
  * {@code IllegalStateException}, stack trace and all, after every Redis call: 4.5 % of the server's CPU in a W3
- * profile (BENCHMARKS.md, session of 2026-11-25 13:00). The pool is the same commons-pool2 pool, sized by
+ * profile (BENCHMARKS.md, 2026-11-25 13:00). The pool is the same commons-pool2 pool, sized by
  * {@code spring.data.redis.jedis.pool.*}.
  */
 @Configuration(proxyBeanMethods = false)
