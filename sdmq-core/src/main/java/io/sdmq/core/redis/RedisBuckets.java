@@ -17,7 +17,7 @@ import java.util.stream.IntStream;
  * What the Redis adapters share: the buckets' keys and names, the meta codec, and one way to call Redis that turns
  * its failures into sdmq's {@link UnavailableException}.
  */
-final class RedisBuckets {
+abstract class RedisBuckets implements BucketSet {
     /** How long the id of a finished, deleted or dead message is remembered, so a racing restore skips it. */
     static final long GONE_MS = 5 * 60_000L;
 
@@ -36,11 +36,13 @@ final class RedisBuckets {
         this.names = IntStream.range(0, buckets).mapToObj(b -> new BucketKeys(prefix, b).delay()).toList();
     }
 
-    int count() {
+    @Override
+    public int buckets() {
         return names.size();
     }
 
-    String name(int bucket) {
+    @Override
+    public String bucketName(int bucket) {
         return names.get(bucket);
     }
 
@@ -92,7 +94,7 @@ final class RedisBuckets {
 
     static long scoreOrNone(Object score) {
         String text = (String) score;
-        return text == null || text.isEmpty() ? BucketSet.NONE : Long.parseLong(text);
+        return text == null || text.isEmpty() ? NONE : Long.parseLong(text);
     }
 
     @SuppressWarnings("unchecked")

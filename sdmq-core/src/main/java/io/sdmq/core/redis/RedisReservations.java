@@ -30,37 +30,26 @@ import static io.sdmq.core.redis.RedisBuckets.strings;
  * The ready lists (one per topic) and the reserved zset of each bucket in Redis; every change one Lua script on one
  * bucket's keys (see {@code lua/*.lua}; the retry rule is {@code lua/retry.lua}).
  */
-public final class RedisReservations implements Reservations {
+public final class RedisReservations extends RedisBuckets implements Reservations {
     private static final Logger log = LoggerFactory.getLogger(RedisReservations.class);
 
-    private final RedisBuckets buckets;
     private final String defaultRetryDelays;
 
     /** @param defaultRetryDelays the backoff of a message pushed without retry delays, in ms */
     public RedisReservations(StringRedisTemplate redis, String prefix, int buckets, List<Long> defaultRetryDelays) {
+        super(redis, prefix, buckets);
         if (defaultRetryDelays.isEmpty() || defaultRetryDelays.stream().anyMatch(d -> d == null || d < 0)) {
             throw new IllegalArgumentException("default retry delays must be one or more non-negative ms");
         }
-        this.buckets = new RedisBuckets(redis, prefix, buckets);
         this.defaultRetryDelays = defaultRetryDelays.stream().map(String::valueOf).collect(Collectors.joining(","));
     }
 
     @Override
-    public int buckets() {
-        return buckets.count();
-    }
-
-    @Override
-    public String bucketName(int bucket) {
-        return buckets.name(bucket);
-    }
-
-    @Override
     public List<Message> pop(int bucket, String topic, int count, long now) {
-        BucketKeys keys = buckets.keys(bucket);
-        List<Object> reply = buckets.run(LuaScripts.POP, List.of(keys.meta(), keys.reserved(), keys.ready(topic)),
+        BucketKeys keys = keys(bucket);
+        List<Object> reply = run(LuaScripts.POP, List.of(keys.meta(), keys.reserved(), keys.ready(topic)),
                 Long.toString(now), Integer.toString(positive(count, "count")));
-        return buckets.decodePairs(strings(reply));
+        return decodePairs(strings(reply));
     }
 
     @Override
@@ -68,33 +57,33 @@ public final class RedisReservations implements Reservations {
         if (ids.isEmpty()) {
             return List.of();
         }
-        BucketKeys keys = buckets.keys(bucket);
+        BucketKeys keys = keys(bucket);
         List<String> args = new ArrayList<>(ids.size() + 2);
         args.add(Long.toString(now));
         args.add(Long.toString(GONE_MS));
         ids.forEach(id -> args.add(Long.toString(id)));
-        List<Object> outcomes = buckets.run(LuaScripts.FINISH, List.of(keys.meta(), keys.reserved(), keys.gone()),
+        List<Object> outcomes = run(LuaScripts.FINISH, List.of(keys.meta(), keys.reserved(), keys.gone()),
                 args.toArray());
         return flags("finish", outcomes, ids.size());
     }
 
     @Override
     public Optional<Nacked> nack(int bucket, long id, long now, Long delayMs) {
-        BucketKeys keys = buckets.keys(bucket);
-        List<Object> reply = buckets.run(LuaScripts.NACK, List.of(keys.meta(), keys.delay(), keys.reserved(),
+        BucketKeys keys = keys(bucket);
+        List<Object> reply = run(LuaScripts.NACK, List.of(keys.meta(), keys.delay(), keys.reserved(),
                 keys.gone()), Long.toString(id), Long.toString(now), delayMs == null ? "" : Long.toString(delayMs),
                 defaultRetryDelays, Long.toString(GONE_MS));
         if (reply == null || reply.isEmpty()) {
             return Optional.empty();
         }
         List<String> parts = strings(reply);
-        return Optional.of(new Nacked("DEAD".equals(parts.get(0)), buckets.codec.decode(id, parts.get(1))));
+        return Optional.of(new Nacked("DEAD".equals(parts.get(0)), codec.decode(id, parts.get(1))));
     }
 
     @Override
     public OptionalLong touch(int bucket, long id, long now) {
-        BucketKeys keys = buckets.keys(bucket);
-        String deadline = buckets.run(LuaScripts.TOUCH, List.of(keys.meta(), keys.reserved()), Long.toString(id),
+        BucketKeys keys = keys(bucket);
+        String deadline = run(LuaScripts.TOUCH, List.of(keys.meta(), keys.reserved()), Long.toString(id),
                 Long.toString(now));
         return deadline == null || deadline.isEmpty() ? OptionalLong.empty()
                 : OptionalLong.of(Long.parseLong(deadline));
@@ -102,8 +91,8 @@ public final class RedisReservations implements Reservations {
 
     @Override
     public RequeueResult requeueExpired(int bucket, long now, int limit) {
-        BucketKeys keys = buckets.keys(bucket);
-        List<Object> reply = buckets.run(LuaScripts.REQUEUE_EXPIRED, List.of(keys.meta(), keys.delay(),
+        BucketKeys keys = keys(bucket);
+        List<Object> reply = run(LuaScripts.REQUEUE_EXPIRED, List.of(keys.meta(), keys.delay(),
                 keys.reserved(), keys.gone()), Long.toString(now), Integer.toString(positive(limit, "limit")),
                 defaultRetryDelays, Long.toString(GONE_MS));
         List<String> flat = strings(reply.get(1));
@@ -112,7 +101,7 @@ public final class RedisReservations implements Reservations {
             requeued.add(new Requeued(Long.parseLong(flat.get(i)), Integer.parseInt(flat.get(i + 1)),
                     Long.parseLong(flat.get(i + 2))));
         }
-        List<Message> dead = buckets.decodePairs(strings(reply.get(2)));
+        List<Message> dead = decodePairs(strings(reply.get(2)));
         if (!dead.isEmpty()) {
             log.debug("bucket {}: {} messages exhausted their attempts", bucket, dead.size());
         }
@@ -121,8 +110,8 @@ public final class RedisReservations implements Reservations {
 
     @Override
     public long readyCount(int bucket, String topic) {
-        String key = buckets.keys(bucket).ready(topic);
-        Long size = buckets.call(redis -> redis.opsForList().size(key));
+        String key = keys(bucket).ready(topic);
+        Long size = call(redis -> redis.opsForList().size(key));
         return size == null ? 0 : size;
     }
 
@@ -132,11 +121,11 @@ public final class RedisReservations implements Reservations {
      */
     @Override
     public Set<String> readyTopics(int bucket) {
-        BucketKeys keys = buckets.keys(bucket);
+        BucketKeys keys = keys(bucket);
         int start = keys.readyPrefix().length();
         Set<String> topics = new TreeSet<>();
         ScanOptions options = ScanOptions.scanOptions().match(keys.readyPattern()).count(1_000).build();
-        buckets.call(redis -> redis.execute((RedisCallback<Void>) connection -> {
+        call(redis -> redis.execute((RedisCallback<Void>) connection -> {
             try (Cursor<byte[]> cursor = connection instanceof RedisClusterConnection cluster
                     ? cluster.scan(cluster.clusterGetNodeForKey(keys.delay().getBytes(StandardCharsets.UTF_8)), options)
                     : connection.keyCommands().scan(options)) {

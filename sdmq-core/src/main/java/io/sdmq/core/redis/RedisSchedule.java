@@ -27,10 +27,9 @@ import static io.sdmq.core.redis.RedisBuckets.strings;
  * the hot window, whose bodies wait in MySQL), every change one Lua script on one bucket's keys (see
  * {@code lua/*.lua} for each script's contract). Also what a restore writes.
  */
-public final class RedisSchedule implements Schedule, RestoreTarget {
+public final class RedisSchedule extends RedisBuckets implements Schedule, RestoreTarget {
     private static final Logger log = LoggerFactory.getLogger(RedisSchedule.class);
 
-    private final RedisBuckets buckets;
     private final long coldAfterMs;
 
     /**
@@ -38,18 +37,8 @@ public final class RedisSchedule implements Schedule, RestoreTarget {
      *                  every message whole)
      */
     public RedisSchedule(StringRedisTemplate redis, String prefix, int buckets, Duration coldAfter) {
-        this.buckets = new RedisBuckets(redis, prefix, buckets);
+        super(redis, prefix, buckets);
         this.coldAfterMs = coldAfter.toMillis();
-    }
-
-    @Override
-    public int buckets() {
-        return buckets.count();
-    }
-
-    @Override
-    public String bucketName(int bucket) {
-        return buckets.name(bucket);
     }
 
     @Override
@@ -57,15 +46,15 @@ public final class RedisSchedule implements Schedule, RestoreTarget {
         if (messages.isEmpty()) {
             return false;
         }
-        Long head = buckets.run(LuaScripts.PUSH, buckets.keys(bucket).metaDelayCold(),
+        Long head = run(LuaScripts.PUSH, keys(bucket).metaDelayCold(),
                 entries(atOwnScore(messages), coldFrom(now)));
         return Long.valueOf(1).equals(head);
     }
 
     @Override
     public ColdIds coldUntil(int bucket, long until, int limit) {
-        String key = buckets.keys(bucket).cold();
-        Set<TypedTuple<String>> first = buckets.call(redis -> redis.opsForZSet().rangeWithScores(key, 0,
+        String key = keys(bucket).cold();
+        Set<TypedTuple<String>> first = call(redis -> redis.opsForZSet().rangeWithScores(key, 0,
                 positive(limit, "limit")));
         List<Long> ids = new ArrayList<>();
         long next = NONE;
@@ -85,15 +74,15 @@ public final class RedisSchedule implements Schedule, RestoreTarget {
         if (messages.isEmpty()) {
             return List.of();
         }
-        List<Object> outcomes = buckets.run(LuaScripts.WARM, buckets.keys(bucket).metaDelayCold(),
+        List<Object> outcomes = run(LuaScripts.WARM, keys(bucket).metaDelayCold(),
                 entries(atOwnScore(messages), NONE));
         return flags("warm", outcomes, messages.size());
     }
 
     @Override
     public MoveResult moveDue(int bucket, long now, int limit) {
-        BucketKeys keys = buckets.keys(bucket);
-        List<Object> reply = buckets.run(LuaScripts.MOVE_DUE, keys.metaAndDelay(), Long.toString(now),
+        BucketKeys keys = keys(bucket);
+        List<Object> reply = run(LuaScripts.MOVE_DUE, keys.metaAndDelay(), Long.toString(now),
                 Integer.toString(positive(limit, "limit")), keys.readyPrefix());
         List<String> flat = strings(reply.get(1));
         List<Moved> moved = new ArrayList<>(flat.size() / 2);
@@ -106,16 +95,16 @@ public final class RedisSchedule implements Schedule, RestoreTarget {
 
     @Override
     public Optional<MessageStatus> delete(int bucket, long id, long now) {
-        BucketKeys keys = buckets.keys(bucket);
-        String status = buckets.run(LuaScripts.DELETE, List.of(keys.meta(), keys.delay(), keys.reserved(),
+        BucketKeys keys = keys(bucket);
+        String status = run(LuaScripts.DELETE, List.of(keys.meta(), keys.delay(), keys.reserved(),
                 keys.gone(), keys.cold()), Long.toString(id), Long.toString(now), Long.toString(GONE_MS));
         return status == null || status.isEmpty() ? Optional.empty() : Optional.of(MessageStatus.valueOf(status));
     }
 
     @Override
     public Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body) {
-        BucketKeys keys = buckets.keys(bucket);
-        String status = buckets.run(LuaScripts.RESCHEDULE, List.of(keys.meta(), keys.delay(), keys.reserved()),
+        BucketKeys keys = keys(bucket);
+        String status = run(LuaScripts.RESCHEDULE, List.of(keys.meta(), keys.delay(), keys.reserved()),
                 Long.toString(id), Long.toString(dueTime), body == null ? "0" : "1", body == null ? "" : body);
         return status == null || status.isEmpty() ? Optional.empty() : Optional.of(MessageStatus.valueOf(status));
     }
@@ -125,25 +114,25 @@ public final class RedisSchedule implements Schedule, RestoreTarget {
         if (messages.isEmpty()) {
             return List.of();
         }
-        BucketKeys keys = buckets.keys(bucket);
-        List<Object> outcomes = buckets.run(LuaScripts.RESTORE, List.of(keys.meta(), keys.delay(), keys.gone(),
+        BucketKeys keys = keys(bucket);
+        List<Object> outcomes = run(LuaScripts.RESTORE, List.of(keys.meta(), keys.delay(), keys.gone(),
                 keys.cold()), entries(messages, coldFrom(now)));
         return onePerInput("restore", outcomes, messages.size()).stream().map(RedisSchedule::restored).toList();
     }
 
     @Override
     public boolean holds(int bucket, long id) {
-        BucketKeys keys = buckets.keys(bucket);
+        BucketKeys keys = keys(bucket);
         String member = Long.toString(id);
         // cold first: warming moves an id from cold to the meta hash, so a warm between the two looks is still seen
-        return buckets.call(redis -> redis.opsForZSet().score(keys.cold(), member) != null
+        return call(redis -> redis.opsForZSet().score(keys.cold(), member) != null
                 || redis.opsForHash().hasKey(keys.meta(), member));
     }
 
     @Override
     public boolean isEmpty(int bucket) {
-        BucketKeys keys = buckets.keys(bucket);
-        return buckets.call(redis -> redis.countExistingKeys(List.of(keys.meta(), keys.delay(), keys.reserved(),
+        BucketKeys keys = keys(bucket);
+        return call(redis -> redis.countExistingKeys(List.of(keys.meta(), keys.delay(), keys.reserved(),
                 keys.cold()))) == 0;
     }
 
@@ -160,7 +149,7 @@ public final class RedisSchedule implements Schedule, RestoreTarget {
         List<String> args = new ArrayList<>(messages.size() * 3);
         for (Restoring restoring : messages) {
             args.add(Long.toString(restoring.message().id()));
-            args.add(restoring.score() >= coldFrom ? "" : buckets.codec.encode(restoring.message()));
+            args.add(restoring.score() >= coldFrom ? "" : codec.encode(restoring.message()));
             args.add(Long.toString(restoring.score()));
         }
         return args.toArray();
