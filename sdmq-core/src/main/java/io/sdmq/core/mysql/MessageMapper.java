@@ -12,7 +12,7 @@ import java.time.LocalDateTime;
 import java.util.List;
 
 /**
- * The reads and rare writes of {@link MybatisMessageLog}; its journal writes are {@link LiteralSql}. Portable between
+ * The reads and rare writes of {@link MySqlMessageLog}; its journal writes are {@link LiteralSql}. Portable between
  * MySQL 8.0+ and MariaDB 10.6+.
  */
 interface MessageMapper {

@@ -6,7 +6,7 @@ import io.sdmq.common.SnowflakeIdGenerator;
 import io.sdmq.core.EngineSettings;
 import io.sdmq.core.RecoverySettings;
 import io.sdmq.core.engine.Engine;
-import io.sdmq.core.mysql.MybatisMessageLog;
+import io.sdmq.core.mysql.MySqlMessageLog;
 import io.sdmq.core.redis.RedisReadySignal;
 import io.sdmq.core.redis.RedisScheduleStore;
 import io.sdmq.core.spi.MessageLog;
@@ -42,7 +42,7 @@ class EngineConfiguration {
 
     @Bean
     MessageLog messageLog(DataSource dataSource, InstanceName instance) {
-        return new MybatisMessageLog(dataSource, instance.name());
+        return new MySqlMessageLog(dataSource, instance.name());
     }
 
     @Bean

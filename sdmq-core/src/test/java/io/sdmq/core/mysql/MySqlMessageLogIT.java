@@ -30,7 +30,7 @@ import static io.sdmq.core.spi.MessageBuilder.aMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class MybatisMessageLogIT extends MessageLogContract {
+class MySqlMessageLogIT extends MessageLogContract {
     private static final String HOST = "sdmq-it-host";
 
     private final List<HikariDataSource> dataSources = new ArrayList<>();
@@ -39,7 +39,7 @@ class MybatisMessageLogIT extends MessageLogContract {
     protected MessageLog newLog() {
         HikariDataSource dataSource = (HikariDataSource) TestServices.freshDatabase().dataSource();
         dataSources.add(dataSource);
-        return new MybatisMessageLog(dataSource, HOST);
+        return new MySqlMessageLog(dataSource, HOST);
     }
 
     @AfterEach
@@ -105,7 +105,7 @@ class MybatisMessageLogIT extends MessageLogContract {
             HikariDataSource dataSource = (HikariDataSource) new TestServices.TestDatabase(
                     db.jdbcUrl() + sessionVariables, db.user(), db.password()).dataSource();
             dataSources.add(dataSource);
-            MessageLog log = new MybatisMessageLog(dataSource, HOST);
+            MessageLog log = new MySqlMessageLog(dataSource, HOST);
             Message m = aMessage().topic("order").bizKey("o'1 \\ é").body(note + thread).createdAt(T0).due(T0 + 5)
                     .build();
             log.insert(List.of(m));
@@ -129,7 +129,7 @@ class MybatisMessageLogIT extends MessageLogContract {
     @Test
     void a_batch_whose_update_fails_commits_nothing() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        MessageLog shortWaits = new MySqlMessageLog(dataSource, HOST);
         Message first = message("order", "o-1");
         Message second = message("order", "o-2");
         shortWaits.insert(List.of(first, second));
@@ -163,7 +163,7 @@ class MybatisMessageLogIT extends MessageLogContract {
                 db.jdbcUrl() + "&sessionVariables=lock_wait_timeout=1", db.user(), db.password()).dataSource();
         dataSource.setMaximumPoolSize(1);
         dataSources.add(dataSource);
-        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        MessageLog shortWaits = new MySqlMessageLog(dataSource, HOST);
         Message failed = message("order", "o-1");
 
         try (Connection holder = DriverManager.getConnection(dataSource.getJdbcUrl(), db.user(), db.password());
@@ -188,7 +188,7 @@ class MybatisMessageLogIT extends MessageLogContract {
     @Test
     void messages_and_transitions_written_together_commit_nothing_when_the_transitions_fail() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        MessageLog shortWaits = new MySqlMessageLog(dataSource, HOST);
         Message earlier = message("order", "o-1");
         shortWaits.insert(List.of(earlier));
         Message fresh = message("order", "o-2");
@@ -218,7 +218,7 @@ class MybatisMessageLogIT extends MessageLogContract {
     @Test
     void a_batch_over_most_of_a_small_table_leaves_a_concurrent_push_alone() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        MessageLog shortWaits = new MySqlMessageLog(dataSource, HOST);
         List<Message> messages = inserted(shortWaits, 1_500);
         // 600 share one time (one shared update), 600 have each their own (one update with a time per id)
         List<Transition> batch = new ArrayList<>();
@@ -240,7 +240,7 @@ class MybatisMessageLogIT extends MessageLogContract {
     @Test
     void a_purge_of_most_of_a_small_table_leaves_a_concurrent_push_alone() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        MessageLog shortWaits = new MySqlMessageLog(dataSource, HOST);
         List<Message> messages = inserted(shortWaits, 800);
         List<Transition> done = new ArrayList<>();
         for (int i = 0; i < 600; i++) {
@@ -263,7 +263,7 @@ class MybatisMessageLogIT extends MessageLogContract {
     void unreachable_database_surfaces_as_unavailable() {
         MysqlDataSource nowhere = new MysqlDataSource();
         nowhere.setURL("jdbc:mysql://127.0.0.1:1/sdmq?connectTimeout=500");
-        MessageLog unreachable = new MybatisMessageLog(nowhere, HOST);
+        MessageLog unreachable = new MySqlMessageLog(nowhere, HOST);
 
         assertThatThrownBy(() -> unreachable.insert(List.of(message("order", "o-1"))))
                 .isInstanceOf(UnavailableException.class).hasMessageContaining("insert 1 messages");

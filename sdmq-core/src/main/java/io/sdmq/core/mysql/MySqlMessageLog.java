@@ -32,8 +32,8 @@ import java.util.stream.IntStream;
  * {@link MessageLog} on MySQL / MariaDB through plain MyBatis. Every call is one transaction; a transaction chosen
  * as a deadlock victim is run again, any other database failure surfaces as {@link UnavailableException}.
  */
-public final class MybatisMessageLog implements MessageLog {
-    private static final Logger log = LoggerFactory.getLogger(MybatisMessageLog.class);
+public final class MySqlMessageLog implements MessageLog {
+    private static final Logger log = LoggerFactory.getLogger(MySqlMessageLog.class);
     private static final int ER_DUP_ENTRY = 1062;
     private static final int ER_LOCK_DEADLOCK = 1213;
     private static final int MAX_TRIES = 3;
@@ -52,7 +52,7 @@ public final class MybatisMessageLog implements MessageLog {
     private final SqlSessionFactory sessions;
     private final String host;
 
-    public MybatisMessageLog(DataSource dataSource, String host) {
+    public MySqlMessageLog(DataSource dataSource, String host) {
         this.sessions = new SqlSessionFactoryBuilder().build(configuration(dataSource));
         this.host = host;
     }
