@@ -7,6 +7,7 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The journal's writes as SQL text with every value a literal: rendering them costs a fraction of binding them as
@@ -25,7 +26,8 @@ final class LiteralSql {
             + " changed_at, bucket, host, thread, note) VALUES ";
     /** Most messages one statement of a purge deletes; see {@link #deleteLogs}. */
     private static final int PURGE_IDS = 20;
-    private static final String TERMINAL = "('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')";
+    private static final String TERMINAL = Statuses.TERMINAL.stream().map(status -> "'" + status + "'")
+            .collect(Collectors.joining(", ", "(", ")"));
     private static final String NOT_TERMINAL = " AND (status NOT IN " + TERMINAL;
 
     private LiteralSql() {
@@ -88,9 +90,10 @@ final class LiteralSql {
      * statement fails the server runs none after it, so nothing is committed and the caller rolls back.
      * <p>
      * A change moves the status of its messages unless a row changed later than the change, or is terminal; a
-     * requeue leaves DEAD or EXPIRED only when the row is still in the status it was requeued from. Attempts and due
-     * time are set first, since assignments run left to right and theirs read the row's time before this update. A
-     * change with {@code timed} gives each message its own time, in its guard and as its update time.
+     * requeue leaves a terminal status ({@link Statuses#REQUEUED_FROM}) only when the row is still in the status it
+     * was requeued from. Attempts and due time are set first, since assignments run left to right and theirs read the
+     * row's time before this update. A change with {@code timed} gives each message its own time, in its guard and as
+     * its update time.
      */
     static String transitions(List<LogRow> logs, StatusChanges.Batch batch) {
         StringBuilder sql = logInsert(logs).append(';');
@@ -119,8 +122,8 @@ final class LiteralSql {
                 time(sql.append(" AND update_time <= "), c.changedAt());
             }
             sql.append(NOT_TERMINAL);
-            if (c.fromStatus() != null) {
-                sql.append(" OR (status IN ('DEAD', 'EXPIRED') AND status = '").append(c.fromStatus()).append("')");
+            if (Statuses.REQUEUED_FROM.contains(c.fromStatus())) {
+                sql.append(" OR status = '").append(c.fromStatus()).append('\'');
             }
             sql.append(");");
         }

@@ -1,5 +1,6 @@
 package io.sdmq.core.mysql;
 
+import io.sdmq.common.MessageStatus;
 import org.apache.ibatis.annotations.Arg;
 import org.apache.ibatis.annotations.ConstructorArgs;
 import org.apache.ibatis.annotations.Param;
@@ -9,13 +10,20 @@ import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
 
 import java.time.LocalDateTime;
+import java.util.Collection;
 import java.util.List;
 
 /**
- * The reads and rare writes of {@link MySqlMessageLog}; its journal writes are {@link LiteralSql}. Portable between
- * MySQL 8.0+ and MariaDB 10.6+.
+ * The reads and rare writes of {@link MySqlMessageLog}; its writes of messages and the status log are
+ * {@link LiteralSql}. Status lists come as parameters (see {@link Statuses}), bound as the statuses' names. Portable
+ * between MySQL 8.0+ and MariaDB 10.6+.
  */
 interface MessageMapper {
+    /** {@code (…)}: the names of the parameter {@code statuses}, in a {@code <script>}. */
+    String IN_STATUSES = "<foreach item='s' collection='statuses' open='(' separator=',' close=')'>#{s}</foreach>";
+    /** The same for the parameter {@code last}. */
+    String IN_LAST = "<foreach item='s' collection='last' open='(' separator=',' close=')'>#{s}</foreach>";
+
     /** The columns of {@link MessageRow}, in the order of its constructor (see {@link #findMessage}). */
     String SELECT_MESSAGE = """
             SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
@@ -54,11 +62,10 @@ interface MessageMapper {
     List<MessageRow> findMessages(@Param("ids") List<Long> ids);
 
     @ResultMap("messageRow")
-    @Select(SELECT_MESSAGE + """
-            FROM sdmq_message
-            WHERE status IN ('WAIT_PUT', 'DELAY', 'READY', 'RESERVED') AND id > #{afterId}
-            ORDER BY id LIMIT #{limit}""")
-    List<MessageRow> findPending(@Param("afterId") long afterId, @Param("limit") int limit);
+    @Select({"<script>", SELECT_MESSAGE, "FROM sdmq_message WHERE status IN", IN_STATUSES,
+            "AND id > #{afterId} ORDER BY id LIMIT #{limit}", "</script>"})
+    List<MessageRow> findInStatuses(@Param("statuses") Collection<MessageStatus> statuses,
+                                    @Param("afterId") long afterId, @Param("limit") int limit);
 
     @ResultMap("messageRow")
     @Select(SELECT_MESSAGE + """
@@ -68,12 +75,11 @@ interface MessageMapper {
     List<MessageRow> findWaitPut(@Param("updatedBefore") LocalDateTime updatedBefore, @Param("limit") int limit);
 
     @ResultMap("messageRow")
-    @Select(SELECT_MESSAGE + """
-            FROM sdmq_message
-            WHERE status IN ('DELAY', 'READY', 'RESERVED') AND due_time < #{dueBefore} AND id > #{afterId}
-            ORDER BY id LIMIT #{limit}""")
-    List<MessageRow> findOverdue(@Param("dueBefore") LocalDateTime dueBefore, @Param("afterId") long afterId,
-                                 @Param("limit") int limit);
+    @Select({"<script>", SELECT_MESSAGE, "FROM sdmq_message WHERE status IN", IN_STATUSES,
+            "AND due_time &lt; #{dueBefore} AND id > #{afterId} ORDER BY id LIMIT #{limit}", "</script>"})
+    List<MessageRow> findDueBefore(@Param("statuses") Collection<MessageStatus> statuses,
+                                   @Param("dueBefore") LocalDateTime dueBefore, @Param("afterId") long afterId,
+                                   @Param("limit") int limit);
 
     @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey}")
     Long findIdByKey(@Param("topic") String topic, @Param("bizKey") String bizKey);
@@ -90,16 +96,14 @@ interface MessageMapper {
      * Reads only the part of the (status, due_time) index due before the cutoff, and stops at the limit: sorting by
      * update_time, which no index holds, read every terminal row of the table for each batch.
      */
-    @Select("""
-            SELECT id FROM sdmq_message
-            WHERE status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED') AND due_time < #{before}
-                AND update_time < #{before}
-            LIMIT #{limit}""")
-    List<Long> findPurgeable(@Param("before") LocalDateTime before, @Param("limit") int limit);
+    @Select({"<script>SELECT id FROM sdmq_message WHERE status IN", IN_STATUSES,
+            "AND due_time &lt; #{before} AND update_time &lt; #{before} LIMIT #{limit}</script>"})
+    List<Long> findUnchangedSince(@Param("statuses") Collection<MessageStatus> statuses,
+                                  @Param("before") LocalDateTime before, @Param("limit") int limit);
 
-    @Select("""
-            SELECT message_id, from_status, to_status, changed_at, bucket, host, thread, note
-            FROM sdmq_message_log WHERE message_id = #{id}
-            ORDER BY changed_at, to_status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED'), id""")
-    List<LogRow> findLogs(@Param("id") long id);
+    /** A message's log rows in time order, and of rows with the same time, those into a {@code last} status last. */
+    @Select({"<script>SELECT message_id, from_status, to_status, changed_at, bucket, host, thread, note",
+            "FROM sdmq_message_log WHERE message_id = #{id}",
+            "ORDER BY changed_at, to_status IN", IN_LAST, ", id</script>"})
+    List<LogRow> findLogs(@Param("id") long id, @Param("last") Collection<MessageStatus> last);
 }

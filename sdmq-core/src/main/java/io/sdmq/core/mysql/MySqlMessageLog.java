@@ -127,7 +127,7 @@ public final class MySqlMessageLog implements MessageLog {
 
     @Override
     public List<StoredMessage> findPending(long afterId, int limit) {
-        return read("page pending messages", mapper -> stored(mapper.findPending(afterId, limit)));
+        return read("page pending messages", mapper -> stored(mapper.findInStatuses(Statuses.PENDING, afterId, limit)));
     }
 
     @Override
@@ -138,13 +138,14 @@ public final class MySqlMessageLog implements MessageLog {
     @Override
     public List<StoredMessage> findOverdue(long dueBefore, long afterId, int limit) {
         return read("find overdue messages",
-                mapper -> stored(mapper.findOverdue(Rows.utc(dueBefore), afterId, limit)));
+                mapper -> stored(mapper.findDueBefore(Statuses.SCHEDULED, Rows.utc(dueBefore), afterId, limit)));
     }
 
     @Override
     public int purgeTerminal(long before, int limit) {
         return inTransaction("purge terminal messages", session -> {
-            List<Long> ids = session.getMapper(MessageMapper.class).findPurgeable(Rows.utc(before), limit);
+            List<Long> ids = session.getMapper(MessageMapper.class)
+                    .findUnchangedSince(Statuses.TERMINAL, Rows.utc(before), limit);
             if (ids.isEmpty()) {
                 return 0;
             }
@@ -162,7 +163,7 @@ public final class MySqlMessageLog implements MessageLog {
     @Override
     public List<Transition> history(long id) {
         return read("read the history of message " + id,
-                mapper -> mapper.findLogs(id).stream().map(Rows::transition).toList());
+                mapper -> mapper.findLogs(id, Statuses.TERMINAL).stream().map(Rows::transition).toList());
     }
 
     /** Inserts the messages, then runs {@code end}: statements ending in {@code COMMIT}. */

@@ -80,7 +80,7 @@ final class StatusChanges {
             }
         }
         List<StatusChange> groups = new ArrayList<>();
-        Map<List<String>, List<StatusChange>> sameStatuses = new LinkedHashMap<>();
+        Map<List<MessageStatus>, List<StatusChange>> sameStatuses = new LinkedHashMap<>();
         shared.forEach((shape, ids) -> {
             if (ids.size() >= MIN_SHARED) {
                 chunks(ids.stream().sorted().toList()).forEach(chunk -> groups.add(shape.withIds(chunk)));
@@ -118,7 +118,7 @@ final class StatusChanges {
     }
 
     private static boolean isRequeue(Transition t) {
-        return t.from() == MessageStatus.DEAD || t.from() == MessageStatus.EXPIRED;
+        return Statuses.REQUEUED_FROM.contains(t.from());
     }
 
     private static StatusChange change(List<Transition> run) {
@@ -129,8 +129,8 @@ final class StatusChanges {
             attempts = t.attempts() != null ? t : attempts;
             dueTime = t.dueTime() != null ? t : dueTime;
         }
-        return new StatusChange(List.of(last.messageId()), last.from() == null ? null : last.from().name(),
-                last.to().name(), Rows.utc(last.changedAt()), attempts.attempts(), Rows.utc(attempts.changedAt()),
+        return new StatusChange(List.of(last.messageId()), last.from(), last.to(), Rows.utc(last.changedAt()),
+                attempts.attempts(), Rows.utc(attempts.changedAt()),
                 dueTime.dueTime() == null ? null : Rows.utc(dueTime.dueTime()), Rows.utc(dueTime.changedAt()), null);
     }
 }
