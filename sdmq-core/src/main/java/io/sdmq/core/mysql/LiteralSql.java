@@ -214,8 +214,8 @@ final class LiteralSql {
         return sql.append(" END");
     }
 
-    /** A UTC time as a DATETIME(3) literal, quoted text as {@link UtcDateTimeTypeHandler} binds it. */
+    /** A UTC time as a DATETIME(3) literal: {@link Rows#text} quoted. */
     private static StringBuilder time(StringBuilder sql, LocalDateTime t) {
-        return UtcDateTimeTypeHandler.appendTo(sql.append('\''), t).append('\'');
+        return sql.append('\'').append(Rows.text(t)).append('\'');
     }
 }

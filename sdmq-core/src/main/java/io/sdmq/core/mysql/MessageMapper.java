@@ -15,8 +15,8 @@ import java.util.List;
 
 /**
  * The reads and rare writes of {@link MySqlMessageLog}; its writes of messages and the status log are
- * {@link LiteralSql}. Status lists come as parameters (see {@link Statuses}), bound as the statuses' names. Portable
- * between MySQL 8.0+ and MariaDB 10.6+.
+ * {@link LiteralSql}. Status lists come as parameters (see {@link Statuses}), bound as the statuses' names; times as
+ * UTC text ({@link Rows#text}), read back as UTC {@link LocalDateTime}. Portable between MySQL 8.0+ and MariaDB 10.6+.
  */
 interface MessageMapper {
     /** {@code (…)}: the names of the parameter {@code statuses}, in a {@code <script>}. */
@@ -72,13 +72,13 @@ interface MessageMapper {
             FROM sdmq_message
             WHERE status = 'WAIT_PUT' AND update_time < #{updatedBefore}
             ORDER BY due_time LIMIT #{limit}""")
-    List<MessageRow> findWaitPut(@Param("updatedBefore") LocalDateTime updatedBefore, @Param("limit") int limit);
+    List<MessageRow> findWaitPut(@Param("updatedBefore") String updatedBefore, @Param("limit") int limit);
 
     @ResultMap("messageRow")
     @Select({"<script>", SELECT_MESSAGE, "FROM sdmq_message WHERE status IN", IN_STATUSES,
             "AND due_time &lt; #{dueBefore} AND id > #{afterId} ORDER BY id LIMIT #{limit}", "</script>"})
     List<MessageRow> findDueBefore(@Param("statuses") Collection<MessageStatus> statuses,
-                                   @Param("dueBefore") LocalDateTime dueBefore, @Param("afterId") long afterId,
+                                   @Param("dueBefore") String dueBefore, @Param("afterId") long afterId,
                                    @Param("limit") int limit);
 
     @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey}")
@@ -89,8 +89,8 @@ interface MessageMapper {
             SET body = #{body}, due_time = #{dueTime},
                 delay_ms = TIMESTAMPDIFF(MICROSECOND, create_time, #{dueTime}) DIV 1000, update_time = #{changedAt}
             WHERE id = #{id} AND status IN ('WAIT_PUT', 'DELAY')""")
-    int replaceContent(@Param("id") long id, @Param("body") String body, @Param("dueTime") LocalDateTime dueTime,
-                       @Param("changedAt") LocalDateTime changedAt);
+    int replaceContent(@Param("id") long id, @Param("body") String body, @Param("dueTime") String dueTime,
+                       @Param("changedAt") String changedAt);
 
     /**
      * Reads only the part of the (status, due_time) index due before the cutoff, and stops at the limit: sorting by
@@ -99,7 +99,7 @@ interface MessageMapper {
     @Select({"<script>SELECT id FROM sdmq_message WHERE status IN", IN_STATUSES,
             "AND due_time &lt; #{before} AND update_time &lt; #{before} LIMIT #{limit}</script>"})
     List<Long> findUnchangedSince(@Param("statuses") Collection<MessageStatus> statuses,
-                                  @Param("before") LocalDateTime before, @Param("limit") int limit);
+                                  @Param("before") String before, @Param("limit") int limit);
 
     /** A message's log rows in time order, and of rows with the same time, those into a {@code last} status last. */
     @Select({"<script>SELECT message_id, from_status, to_status, changed_at, bucket, host, thread, note",

@@ -20,7 +20,6 @@ import org.slf4j.LoggerFactory;
 import javax.sql.DataSource;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.LocalDateTime;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -117,7 +116,7 @@ public final class MySqlMessageLog implements MessageLog {
     public boolean replace(long id, String body, long dueTime, Transition transition) {
         return inTransaction("replace message " + id, session -> {
             MessageMapper mapper = session.getMapper(MessageMapper.class);
-            if (mapper.replaceContent(id, body, Rows.utc(dueTime), Rows.utc(transition.changedAt())) == 0) {
+            if (mapper.replaceContent(id, body, Rows.text(dueTime), Rows.text(transition.changedAt())) == 0) {
                 return false;
             }
             executeAll(session, LiteralSql.insertLogs(List.of(Rows.log(transition, host))));
@@ -132,20 +131,20 @@ public final class MySqlMessageLog implements MessageLog {
 
     @Override
     public List<StoredMessage> findWaitPut(long updatedBefore, int limit) {
-        return read("find WAIT_PUT messages", mapper -> stored(mapper.findWaitPut(Rows.utc(updatedBefore), limit)));
+        return read("find WAIT_PUT messages", mapper -> stored(mapper.findWaitPut(Rows.text(updatedBefore), limit)));
     }
 
     @Override
     public List<StoredMessage> findOverdue(long dueBefore, long afterId, int limit) {
         return read("find overdue messages",
-                mapper -> stored(mapper.findDueBefore(Statuses.SCHEDULED, Rows.utc(dueBefore), afterId, limit)));
+                mapper -> stored(mapper.findDueBefore(Statuses.SCHEDULED, Rows.text(dueBefore), afterId, limit)));
     }
 
     @Override
     public int purgeTerminal(long before, int limit) {
         return inTransaction("purge terminal messages", session -> {
             List<Long> ids = session.getMapper(MessageMapper.class)
-                    .findUnchangedSince(Statuses.TERMINAL, Rows.utc(before), limit);
+                    .findUnchangedSince(Statuses.TERMINAL, Rows.text(before), limit);
             if (ids.isEmpty()) {
                 return 0;
             }
@@ -312,7 +311,6 @@ public final class MySqlMessageLog implements MessageLog {
         configuration.setArgNameBasedConstructorAutoMapping(true);
         configuration.setLocalCacheScope(LocalCacheScope.STATEMENT);
         configuration.setCacheEnabled(false);
-        configuration.getTypeHandlerRegistry().register(LocalDateTime.class, new UtcDateTimeTypeHandler());
         configuration.addMapper(MessageMapper.class);
         return configuration;
     }
