@@ -3,6 +3,8 @@ package io.sdmq.core.mysql;
 import io.sdmq.common.MessageStatus;
 import org.apache.ibatis.annotations.Arg;
 import org.apache.ibatis.annotations.ConstructorArgs;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.ResultMap;
 import org.apache.ibatis.annotations.Results;
@@ -16,13 +18,16 @@ import java.util.List;
 /**
  * The reads and rare writes of {@link MySqlMessageLog}; its writes of messages and the status log are
  * {@link LiteralSql}. Status lists come as parameters (see {@link Statuses}), bound as the statuses' names; times as
- * UTC text ({@link Rows#text}), read back as UTC {@link LocalDateTime}. Portable between MySQL 8.0+ and MariaDB 10.6+.
+ * UTC text ({@link Rows#text}), read back as UTC {@link LocalDateTime}. Needs no setting of MyBatis's: every result
+ * maps to its record's constructor by the columns named here. Portable between MySQL 8.0+ and MariaDB 10.6+.
+ * <p>
+ * Public for the server, whose MyBatis starter registers it as a bean; it is used only through
+ * {@link MySqlMessageLog}.
  */
-interface MessageMapper {
+@Mapper
+public interface MessageMapper {
     /** {@code (…)}: the names of the parameter {@code statuses}, in a {@code <script>}. */
     String IN_STATUSES = "<foreach item='s' collection='statuses' open='(' separator=',' close=')'>#{s}</foreach>";
-    /** The same for the parameter {@code last}. */
-    String IN_LAST = "<foreach item='s' collection='last' open='(' separator=',' close=')'>#{s}</foreach>";
 
     /** The columns of {@link MessageRow}, in the order of its constructor (see {@link #findMessage}). */
     String SELECT_MESSAGE = """
@@ -32,8 +37,10 @@ interface MessageMapper {
 
     /**
      * A shared locking read: it sees the latest committed row whatever this transaction's snapshot, and several
-     * transactions that all found the key taken can hold it at once without deadlocking.
+     * transactions that all found the key taken can hold it at once without deadlocking. It always reaches the
+     * server, never MyBatis's cache of the transaction's earlier reads.
      */
+    @Options(flushCache = Options.FlushCachePolicy.TRUE)
     @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey} LOCK IN SHARE MODE")
     Long lockIdByKey(@Param("topic") String topic, @Param("bizKey") String bizKey);
 
@@ -93,17 +100,27 @@ interface MessageMapper {
                        @Param("changedAt") String changedAt);
 
     /**
-     * Reads only the part of the (status, due_time) index due before the cutoff, and stops at the limit: sorting by
-     * update_time, which no index holds, read every terminal row of the table for each batch.
+     * The ids of messages in the statuses whose due time and last change are both before the cutoff. Reads only the
+     * part of the (status, due_time) index due before the cutoff, and stops at the limit: sorting by update_time,
+     * which no index holds, read every terminal row of the table for each batch.
      */
     @Select({"<script>SELECT id FROM sdmq_message WHERE status IN", IN_STATUSES,
             "AND due_time &lt; #{before} AND update_time &lt; #{before} LIMIT #{limit}</script>"})
-    List<Long> findUnchangedSince(@Param("statuses") Collection<MessageStatus> statuses,
+    List<Long> findIdsBefore(@Param("statuses") Collection<MessageStatus> statuses,
                                   @Param("before") String before, @Param("limit") int limit);
 
-    /** A message's log rows in time order, and of rows with the same time, those into a {@code last} status last. */
+    /**
+     * A message's status log rows in time order; of rows with the same time, those into one of the statuses come
+     * last, then in write order.
+     */
+    @ConstructorArgs({
+            @Arg(column = "message_id", javaType = long.class), @Arg(column = "from_status", javaType = String.class),
+            @Arg(column = "to_status", javaType = String.class),
+            @Arg(column = "changed_at", javaType = LocalDateTime.class),
+            @Arg(column = "bucket", javaType = String.class), @Arg(column = "host", javaType = String.class),
+            @Arg(column = "thread", javaType = String.class), @Arg(column = "note", javaType = String.class)})
     @Select({"<script>SELECT message_id, from_status, to_status, changed_at, bucket, host, thread, note",
             "FROM sdmq_message_log WHERE message_id = #{id}",
-            "ORDER BY changed_at, to_status IN", IN_LAST, ", id</script>"})
-    List<LogRow> findLogs(@Param("id") long id, @Param("last") Collection<MessageStatus> last);
+            "ORDER BY changed_at, to_status IN", IN_STATUSES, ", id</script>"})
+    List<LogRow> findLogs(@Param("id") long id, @Param("statuses") Collection<MessageStatus> lastOfTheirTime);
 }

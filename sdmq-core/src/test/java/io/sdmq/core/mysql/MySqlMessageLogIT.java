@@ -9,6 +9,7 @@ import io.sdmq.common.UnavailableException;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.MessageLogContract;
 import io.sdmq.testing.TestServices;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +40,7 @@ class MySqlMessageLogIT extends MessageLogContract {
     protected MessageLog newLog() {
         HikariDataSource dataSource = (HikariDataSource) TestServices.freshDatabase().dataSource();
         dataSources.add(dataSource);
-        return new MySqlMessageLog(dataSource, HOST);
+        return SpringManagedMapper.messageLog(dataSource, HOST);
     }
 
     @AfterEach
@@ -105,7 +106,7 @@ class MySqlMessageLogIT extends MessageLogContract {
             HikariDataSource dataSource = (HikariDataSource) new TestServices.TestDatabase(
                     db.jdbcUrl() + sessionVariables, db.user(), db.password()).dataSource();
             dataSources.add(dataSource);
-            MessageLog log = new MySqlMessageLog(dataSource, HOST);
+            MessageLog log = SpringManagedMapper.messageLog(dataSource, HOST);
             Message m = aMessage().topic("order").bizKey("o'1 \\ é").body(note + thread).createdAt(T0).due(T0 + 5)
                     .build();
             log.insert(List.of(m));
@@ -129,7 +130,7 @@ class MySqlMessageLogIT extends MessageLogContract {
     @Test
     void a_batch_whose_update_fails_commits_nothing() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MySqlMessageLog(dataSource, HOST);
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
         Message first = message("order", "o-1");
         Message second = message("order", "o-2");
         shortWaits.insert(List.of(first, second));
@@ -163,7 +164,7 @@ class MySqlMessageLogIT extends MessageLogContract {
                 db.jdbcUrl() + "&sessionVariables=lock_wait_timeout=1", db.user(), db.password()).dataSource();
         dataSource.setMaximumPoolSize(1);
         dataSources.add(dataSource);
-        MessageLog shortWaits = new MySqlMessageLog(dataSource, HOST);
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
         Message failed = message("order", "o-1");
 
         try (Connection holder = DriverManager.getConnection(dataSource.getJdbcUrl(), db.user(), db.password());
@@ -188,7 +189,7 @@ class MySqlMessageLogIT extends MessageLogContract {
     @Test
     void messages_and_transitions_written_together_commit_nothing_when_the_transitions_fail() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MySqlMessageLog(dataSource, HOST);
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
         Message earlier = message("order", "o-1");
         shortWaits.insert(List.of(earlier));
         Message fresh = message("order", "o-2");
@@ -218,7 +219,7 @@ class MySqlMessageLogIT extends MessageLogContract {
     @Test
     void a_batch_over_most_of_a_small_table_leaves_a_concurrent_push_alone() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MySqlMessageLog(dataSource, HOST);
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
         List<Message> messages = inserted(shortWaits, 1_500);
         // 600 share one time (one shared update), 600 have each their own (one update with a time per id)
         List<Transition> batch = new ArrayList<>();
@@ -240,7 +241,7 @@ class MySqlMessageLogIT extends MessageLogContract {
     @Test
     void a_purge_of_most_of_a_small_table_leaves_a_concurrent_push_alone() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MySqlMessageLog(dataSource, HOST);
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
         List<Message> messages = inserted(shortWaits, 800);
         List<Transition> done = new ArrayList<>();
         for (int i = 0; i < 600; i++) {
@@ -263,13 +264,48 @@ class MySqlMessageLogIT extends MessageLogContract {
     void unreachable_database_surfaces_as_unavailable() {
         MysqlDataSource nowhere = new MysqlDataSource();
         nowhere.setURL("jdbc:mysql://127.0.0.1:1/sdmq?connectTimeout=500");
-        MessageLog unreachable = new MySqlMessageLog(nowhere, HOST);
+        MessageLog unreachable = SpringManagedMapper.messageLog(nowhere, HOST);
 
         assertThatThrownBy(() -> unreachable.insert(List.of(message("order", "o-1"))))
-                .isInstanceOf(UnavailableException.class).hasMessageContaining("insert 1 messages");
-        assertThatThrownBy(() -> unreachable.find(1L)).isInstanceOf(UnavailableException.class);
-        assertThatThrownBy(() -> unreachable.apply(List.of(Transition.of(1L, WAIT_PUT, DELAY, T0, BUCKET))))
-                .isInstanceOf(UnavailableException.class);
+                .isInstanceOf(UnavailableException.class)
+                .hasMessage("MySQL is unavailable: could not insert 1 messages").hasCauseInstanceOf(RuntimeException.class);
+        Transition delayed = Transition.of(1L, WAIT_PUT, DELAY, T0, BUCKET);
+        List<ThrowingCallable> calls = List.of(() -> unreachable.find(1L), () -> unreachable.findAll(List.of(1L)),
+                () -> unreachable.findIdByKey("order", "o-1"), () -> unreachable.apply(List.of(delayed)),
+                () -> unreachable.insertAndApply(List.of(message("order", "o-2")), List.of(delayed)),
+                () -> unreachable.replace(1L, "body", T0, delayed), () -> unreachable.findPending(0, 10),
+                () -> unreachable.findWaitPut(T0, 10), () -> unreachable.findOverdue(T0, 0, 10),
+                () -> unreachable.purgeTerminal(T0, 10), () -> unreachable.history(1L));
+        for (ThrowingCallable call : calls) {
+            assertThatThrownBy(call).isInstanceOf(UnavailableException.class)
+                    .hasMessageStartingWith("MySQL is unavailable: could not ").cause().isNotNull();
+        }
+    }
+
+    /**
+     * A statement of the mapper that fails, here a debounce's update waiting too long for a row lock, surfaces as
+     * {@link UnavailableException} like the literal SQL's, and commits nothing.
+     */
+    @Test
+    void a_mapper_statement_that_fails_surfaces_as_unavailable_and_changes_nothing() throws SQLException {
+        HikariDataSource dataSource = shortLockWaits();
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
+        Message m = message("order", "o-1");
+        shortWaits.insert(List.of(m));
+        Transition replaced = Transition.of(m.id(), DELAY, DELAY, T0 + 1, BUCKET).withNote("replaced");
+
+        try (Connection holder = dataSource.getConnection(); Statement s = holder.createStatement()) {
+            holder.setAutoCommit(false);
+            s.executeQuery("SELECT id FROM sdmq_message WHERE id = " + m.id() + " FOR UPDATE").close();
+            assertThatThrownBy(() -> shortWaits.replace(m.id(), "new", T0 + 9_000, replaced))
+                    .isInstanceOf(UnavailableException.class)
+                    .hasMessage("MySQL is unavailable: could not replace message " + m.id())
+                    .hasRootCauseInstanceOf(SQLException.class);
+            holder.rollback();
+        }
+
+        assertThat(shortWaits.find(m.id())).contains(new StoredMessage(m, WAIT_PUT, T0));
+        assertThat(shortWaits.history(m.id())).hasSize(1);
     }
 
     private static List<Message> inserted(MessageLog log, int count) {

@@ -6,6 +6,7 @@ import io.sdmq.common.SnowflakeIdGenerator;
 import io.sdmq.core.EngineSettings;
 import io.sdmq.core.RecoverySettings;
 import io.sdmq.core.engine.Engine;
+import io.sdmq.core.mysql.MessageMapper;
 import io.sdmq.core.mysql.MySqlMessageLog;
 import io.sdmq.core.redis.RedisReadySignal;
 import io.sdmq.core.redis.RedisScheduleStore;
@@ -40,9 +41,10 @@ class EngineConfiguration {
         return new RedisScheduleStore(redis, properties.keyPrefix(), properties.buckets(), retryDelays(properties));
     }
 
+    /** The mapper is registered by {@link MyBatisMappers}, over the same DataSource. */
     @Bean
-    MessageLog messageLog(DataSource dataSource, InstanceName instance) {
-        return new MySqlMessageLog(dataSource, instance.name());
+    MessageLog messageLog(MessageMapper mapper, DataSource dataSource, InstanceName instance) {
+        return new MySqlMessageLog(mapper, dataSource, instance.name());
     }
 
     @Bean
