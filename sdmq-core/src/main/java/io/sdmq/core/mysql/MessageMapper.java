@@ -122,5 +122,6 @@ public interface MessageMapper {
     @Select({"<script>SELECT message_id, from_status, to_status, changed_at, bucket, host, thread, note",
             "FROM sdmq_message_log WHERE message_id = #{id}",
             "ORDER BY changed_at, to_status IN", IN_STATUSES, ", id</script>"})
-    List<LogRow> findLogs(@Param("id") long id, @Param("statuses") Collection<MessageStatus> lastOfTheirTime);
+    List<StatusLogRow> findStatusLog(@Param("id") long id,
+                                     @Param("statuses") Collection<MessageStatus> lastOfTheirTime);
 }

@@ -87,7 +87,7 @@ public final class MySqlMessageLog implements MessageLog {
 
     private String transitionsSql(List<Transition> transitions) {
         StatusChanges.Batch batch = StatusChanges.Batch.of(StatusChanges.fold(transitions));
-        return LiteralSql.transitions(transitions.stream().map(t -> Rows.log(t, host)).toList(), batch);
+        return LiteralSql.transitions(transitions.stream().map(t -> Rows.statusLogRow(t, host)).toList(), batch);
     }
 
     @Override
@@ -114,7 +114,7 @@ public final class MySqlMessageLog implements MessageLog {
             if (mapper.replaceContent(id, body, Rows.text(dueTime), Rows.text(transition.changedAt())) == 0) {
                 return false;
             }
-            transactions.execute(LiteralSql.insertLogs(List.of(Rows.log(transition, host))));
+            transactions.execute(LiteralSql.insertStatusLogRows(List.of(Rows.statusLogRow(transition, host))));
             return true;
         });
     }
@@ -146,7 +146,7 @@ public final class MySqlMessageLog implements MessageLog {
             }
             // the rows first: a second instance purging the same messages waits for them, then deletes none
             int purged = transactions.execute(LiteralSql.deleteTerminalMessages(ids));
-            transactions.execute(LiteralSql.deleteLogs(ids) + ";COMMIT");
+            transactions.execute(LiteralSql.deleteStatusLogRows(ids) + ";COMMIT");
             return purged;
         });
     }
@@ -158,15 +158,15 @@ public final class MySqlMessageLog implements MessageLog {
     @Override
     public List<Transition> history(long id) {
         return transactions.run("read the history of message " + id,
-                () -> mapper.findLogs(id, Statuses.TERMINAL).stream().map(Rows::transition).toList());
+                () -> mapper.findStatusLog(id, Statuses.TERMINAL).stream().map(Rows::transition).toList());
     }
 
     /** Inserts the messages, then runs {@code end}: statements ending in {@code COMMIT}. */
     private List<Long> insertAll(List<Message> messages, String thread, String end) {
         try {
             List<Message> ordered = messages.stream().sorted(BY_KEY).toList();
-            LiteralSql.insertAll(ordered.stream().map(Rows::newMessage).toList(),
-                            ordered.stream().map(m -> Rows.firstLog(m, host, thread)).toList(), STATEMENT_CHARS, end)
+            List<StatusLogRow> logRows = ordered.stream().map(m -> Rows.firstStatusLogRow(m, host, thread)).toList();
+            LiteralSql.insertAll(ordered.stream().map(Rows::newMessage).toList(), logRows, STATEMENT_CHARS, end)
                     .forEach(transactions::execute);
             return messages.stream().map(Message::id).toList();
         } catch (DataAccessException e) {
@@ -195,12 +195,13 @@ public final class MySqlMessageLog implements MessageLog {
     }
 
     /**
-     * Inserts a message with its first log row and returns null, or, when its (topic, bizKey) is taken, inserts
+     * Inserts a message with its first status log row and returns null, or, when its (topic, bizKey) is taken, inserts
      * neither (the failed row's statement stops the multi-statement) and returns the id of the message holding it.
      */
     private Long insertUnlessTaken(Message message, String thread) {
         try {
-            transactions.execute(LiteralSql.insert(Rows.newMessage(message), Rows.firstLog(message, host, thread)));
+            transactions.execute(LiteralSql.insert(Rows.newMessage(message),
+                    Rows.firstStatusLogRow(message, host, thread)));
             return null;
         } catch (DataAccessException e) {
             if (!Transactions.hasErrorCode(e, Transactions.ER_DUP_ENTRY)) {

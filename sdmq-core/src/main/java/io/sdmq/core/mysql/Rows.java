@@ -35,13 +35,13 @@ final class Rows {
                 MessageStatus.WAIT_PUT.name(), 0, created);
     }
 
-    static LogRow firstLog(Message m, String host, String thread) {
-        return new LogRow(m.id(), null, MessageStatus.WAIT_PUT.name(), utc(m.createTime()), null,
+    static StatusLogRow firstStatusLogRow(Message m, String host, String thread) {
+        return new StatusLogRow(m.id(), null, MessageStatus.WAIT_PUT.name(), utc(m.createTime()), null,
                 clip(host, HOST_LENGTH), clip(thread, THREAD_LENGTH), null);
     }
 
-    static LogRow log(Transition t, String host) {
-        return new LogRow(t.messageId(), t.from() == null ? null : t.from().name(), t.to().name(),
+    static StatusLogRow statusLogRow(Transition t, String host) {
+        return new StatusLogRow(t.messageId(), t.from() == null ? null : t.from().name(), t.to().name(),
                 utc(t.changedAt()), clip(t.bucket(), BUCKET_LENGTH), clip(host, HOST_LENGTH),
                 clip(t.thread(), THREAD_LENGTH), clip(t.note(), NOTE_LENGTH));
     }
@@ -53,7 +53,7 @@ final class Rows {
         return new StoredMessage(message, MessageStatus.valueOf(r.status()), epochMs(r.updateTime()));
     }
 
-    static Transition transition(LogRow r) {
+    static Transition transition(StatusLogRow r) {
         MessageStatus from = r.fromStatus() == null ? null : MessageStatus.valueOf(r.fromStatus());
         return new Transition(r.messageId(), from, MessageStatus.valueOf(r.toStatus()), epochMs(r.changedAt()),
                 r.bucket(), null, null, r.thread(), r.note());

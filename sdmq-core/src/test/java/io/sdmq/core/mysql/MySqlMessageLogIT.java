@@ -93,8 +93,8 @@ class MySqlMessageLogIT extends MessageLogContract {
     }
 
     /**
-     * The journal's writes travel as SQL literals: any text comes back as it was written, whether or not the server's
-     * {@code sql_mode} treats a backslash as an escape.
+     * The writes of messages and their status log travel as SQL literals: any text comes back as it was written,
+     * whether or not the server's {@code sql_mode} treats a backslash as an escape.
      */
     @Test
     void free_text_is_stored_as_written_in_either_sql_mode() {
@@ -321,7 +321,7 @@ class MySqlMessageLogIT extends MessageLogContract {
     private static void whileUncommitted(DataSource dataSource, Message pushed, Runnable work) throws SQLException {
         try (Connection pusher = dataSource.getConnection(); Statement s = pusher.createStatement()) {
             pusher.setAutoCommit(false);
-            s.execute(LiteralSql.insert(Rows.newMessage(pushed), Rows.firstLog(pushed, HOST, "pusher")));
+            s.execute(LiteralSql.insert(Rows.newMessage(pushed), Rows.firstStatusLogRow(pushed, HOST, "pusher")));
             work.run();
             pusher.commit();
         }
