@@ -268,7 +268,8 @@ class MySqlMessageLogIT extends MessageLogContract {
 
         assertThatThrownBy(() -> unreachable.insert(List.of(message("order", "o-1"))))
                 .isInstanceOf(UnavailableException.class)
-                .hasMessage("MySQL is unavailable: could not insert 1 messages").hasCauseInstanceOf(RuntimeException.class);
+                .hasMessage("MySQL is unavailable: could not insert 1 messages")
+                .hasCauseInstanceOf(RuntimeException.class);
         Transition delayed = Transition.of(1L, WAIT_PUT, DELAY, T0, BUCKET);
         List<ThrowingCallable> calls = List.of(() -> unreachable.find(1L), () -> unreachable.findAll(List.of(1L)),
                 () -> unreachable.findIdByKey("order", "o-1"), () -> unreachable.apply(List.of(delayed)),
