@@ -137,13 +137,8 @@ class MySqlMessageLogIT extends MessageLogContract {
         List<Transition> batch = List.of(Transition.of(first.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
                 Transition.of(second.id(), WAIT_PUT, DELAY, T0 + 2, BUCKET));
 
-        try (Connection holder = dataSource.getConnection(); Statement s = holder.createStatement()) {
-            holder.setAutoCommit(false);
-            s.executeQuery("SELECT id FROM sdmq_message WHERE id = " + second.id() + " FOR UPDATE").close();
-            assertThatThrownBy(() -> shortWaits.apply(batch)).isInstanceOf(UnavailableException.class)
-                    .hasMessageContaining("apply 2 transitions");
-            holder.rollback();
-        }
+        whileRowLocked(dataSource, second.id(), () -> assertThatThrownBy(() -> shortWaits.apply(batch))
+                .isInstanceOf(UnavailableException.class).hasMessageContaining("apply 2 transitions"));
 
         assertThat(shortWaits.history(first.id())).extracting(Transition::to).containsExactly(WAIT_PUT);
         assertThat(shortWaits.find(first.id()).orElseThrow().status()).isEqualTo(WAIT_PUT);
@@ -195,13 +190,9 @@ class MySqlMessageLogIT extends MessageLogContract {
         Message fresh = message("order", "o-2");
         List<Transition> deleted = List.of(Transition.of(earlier.id(), WAIT_PUT, DELETED, T0 + 1, BUCKET));
 
-        try (Connection holder = dataSource.getConnection(); Statement s = holder.createStatement()) {
-            holder.setAutoCommit(false);
-            s.executeQuery("SELECT id FROM sdmq_message WHERE id = " + earlier.id() + " FOR UPDATE").close();
-            assertThatThrownBy(() -> shortWaits.insertAndApply(List.of(fresh), deleted))
-                    .isInstanceOf(UnavailableException.class).hasMessageContaining("insert 1 messages and apply 1");
-            holder.rollback();
-        }
+        whileRowLocked(dataSource, earlier.id(), () -> assertThatThrownBy(
+                () -> shortWaits.insertAndApply(List.of(fresh), deleted))
+                .isInstanceOf(UnavailableException.class).hasMessageContaining("insert 1 messages and apply 1"));
 
         assertThat(shortWaits.find(fresh.id())).isEmpty();
         assertThat(shortWaits.history(fresh.id())).isEmpty();
@@ -291,19 +282,14 @@ class MySqlMessageLogIT extends MessageLogContract {
     void a_mapper_statement_that_fails_surfaces_as_unavailable_and_changes_nothing() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
         MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
-        Message m = message("order", "o-1");
-        shortWaits.insert(List.of(m));
+        Message m = inserted(shortWaits, 1).get(0);
         Transition replaced = Transition.of(m.id(), DELAY, DELAY, T0 + 1, BUCKET).withNote("replaced");
 
-        try (Connection holder = dataSource.getConnection(); Statement s = holder.createStatement()) {
-            holder.setAutoCommit(false);
-            s.executeQuery("SELECT id FROM sdmq_message WHERE id = " + m.id() + " FOR UPDATE").close();
-            assertThatThrownBy(() -> shortWaits.replace(m.id(), "new", T0 + 9_000, replaced))
-                    .isInstanceOf(UnavailableException.class)
-                    .hasMessage("MySQL is unavailable: could not replace message " + m.id())
-                    .hasRootCauseInstanceOf(SQLException.class);
-            holder.rollback();
-        }
+        whileRowLocked(dataSource, m.id(), () -> assertThatThrownBy(
+                () -> shortWaits.replace(m.id(), "new", T0 + 9_000, replaced))
+                .isInstanceOf(UnavailableException.class)
+                .hasMessage("MySQL is unavailable: could not replace message " + m.id())
+                .hasRootCauseInstanceOf(SQLException.class));
 
         assertThat(shortWaits.find(m.id())).contains(new StoredMessage(m, WAIT_PUT, T0));
         assertThat(shortWaits.history(m.id())).hasSize(1);
@@ -325,6 +311,16 @@ class MySqlMessageLogIT extends MessageLogContract {
             s.execute(LiteralSql.insert(Rows.newMessage(pushed), Rows.firstStatusLogRow(pushed, HOST, "pusher")));
             work.run();
             pusher.commit();
+        }
+    }
+
+    /** Runs {@code work} while another connection holds the row lock of message {@code id}, then releases it. */
+    private static void whileRowLocked(DataSource dataSource, long id, Runnable work) throws SQLException {
+        try (Connection holder = dataSource.getConnection(); Statement s = holder.createStatement()) {
+            holder.setAutoCommit(false);
+            s.executeQuery("SELECT id FROM sdmq_message WHERE id = " + id + " FOR UPDATE").close();
+            work.run();
+            holder.rollback();
         }
     }
 
