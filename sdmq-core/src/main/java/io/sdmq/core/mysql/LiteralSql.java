@@ -7,93 +7,110 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
- * The journal's writes as SQL text with every value a literal: rendering them costs a fraction of binding them as
- * parameters through MyBatis and the driver, which took a tenth of the server's CPU in W1 (BENCHMARKS.md), and a
- * batch's statements travel as one multi-statement (the driver's {@code allowMultiQueries}) in one round trip.
- * Ids, status names, numbers and times are the engine's own. Text (topic, key, body, bucket, host, thread, note) is
- * quoted as it is when it is printable ASCII without quote or backslash, else written as a hex literal, which reads
- * the same whatever the server's {@code sql_mode}. Run the text with escape processing off: a bucket's name holds
- * braces. Portable between MySQL 8.0+ and MariaDB 10.6+.
+ * Renders the frequent writes, new messages and status changes with their status log rows, as SQL text with every
+ * value a literal: rendering them costs a fraction of binding them as parameters through MyBatis and the driver,
+ * which took a tenth of the server's CPU in W1 (BENCHMARKS.md), and a batch's statements travel as one
+ * multi-statement (the driver's {@code allowMultiQueries}) in one round trip. Portable between MySQL 8.0+ and
+ * MariaDB 10.6+; run the text with escape processing off, since a bucket's name holds braces.
+ * <p>
+ * Ids, numbers, status names and times are the engine's own and need no escaping. Text (topic, key, body, retry
+ * delays, bucket, host, thread, note) is written so that it reads the same whatever the session's settings:
+ * <ul>
+ * <li>printable ASCII without {@code '} or {@code \} is quoted as it is, which every {@code sql_mode} and ASCII-based
+ * {@code character_set_client} reads alike ({@code "} is no delimiter inside single quotes, even with
+ * {@code ANSI_QUOTES});
+ * <li>any other text is a hex literal of its UTF-8 bytes with the {@code _utf8mb4} introducer. Escaping it instead
+ * would depend on the session: under {@code NO_BACKSLASH_ESCAPES} a backslash is an ordinary character, so
+ * {@code \'} ends the string and {@code \\} stays two backslashes, while without it both are escapes; and the
+ * mode can be changed by a {@code SET} the client never sees. A hex literal has no escapes, and its bytes do not pass
+ * through {@code character_set_client}, so NUL, control characters and 4-byte UTF-8 arrive as they were.
+ * </ul>
+ * A lone UTF-16 surrogate, which no UTF-8 text can hold, is written as {@code ?}, as the driver does with bound text.
  */
 final class LiteralSql {
     private static final String INSERT_MESSAGES = "INSERT INTO sdmq_message (id, topic, biz_key, body, priority,"
             + " delay_ms, ttr_ms, max_attempts, retry_delays, create_time, due_time, status, attempts, update_time)"
             + " VALUES ";
-    private static final String INSERT_LOGS = "INSERT INTO sdmq_message_log (message_id, from_status, to_status,"
+    private static final String INSERT_STATUS_LOG = "INSERT INTO sdmq_message_log (message_id, from_status, to_status,"
             + " changed_at, bucket, host, thread, note) VALUES ";
-    /** Most messages one statement of a purge deletes; see {@link #deleteLogs}. */
+    /** Most messages one statement of a purge deletes; see {@link #deleteStatusLogRows}. */
     private static final int PURGE_IDS = 20;
-    private static final String TERMINAL = "('FINISHED', 'DELETED', 'DEAD', 'EXPIRED')";
+    private static final String TERMINAL = Statuses.TERMINAL.stream().map(status -> "'" + status + "'")
+            .collect(Collectors.joining(", ", "(", ")"));
     private static final String NOT_TERMINAL = " AND (status NOT IN " + TERMINAL;
 
     private LiteralSql() {
     }
 
     /**
-     * New messages and their first log rows ({@code logs.get(i)} is the row of {@code messages.get(i)}) and what
-     * ends their transaction: multi-statements of two multi-row INSERTs each, cut so that each stays within about
+     * New messages and their first status log rows ({@code logRows.get(i)} is the row of {@code messages.get(i)}) and
+     * what ends their transaction: multi-statements of two multi-row INSERTs each, cut so that each stays within about
      * {@code maxChars} unless a single message is larger, the last one followed by {@code end} (statements ending in
      * {@code COMMIT}). When a statement fails the server runs none after it, so nothing is committed and the caller
      * rolls back.
      */
-    static List<String> insertAll(List<MessageRow> messages, List<LogRow> logs, int maxChars, String end) {
+    static List<String> insertAll(List<MessageRow> messages, List<StatusLogRow> logRows, int maxChars, String end) {
         List<String> statements = new ArrayList<>();
-        StringBuilder rows = new StringBuilder();
-        StringBuilder logRows = new StringBuilder();
+        StringBuilder values = new StringBuilder();
+        StringBuilder logValues = new StringBuilder();
         for (int i = 0; i < messages.size(); i++) {
-            if (!rows.isEmpty() && rows.length() + logRows.length() > maxChars) {
-                statements.add(inserts(rows, logRows).toString());
-                rows.setLength(0);
-                logRows.setLength(0);
+            if (!values.isEmpty() && values.length() + logValues.length() > maxChars) {
+                statements.add(inserts(values, logValues).toString());
+                values.setLength(0);
+                logValues.setLength(0);
             }
-            message(rows.append(rows.isEmpty() ? "" : ","), messages.get(i));
-            log(logRows.append(logRows.isEmpty() ? "" : ","), logs.get(i));
+            message(values.append(values.isEmpty() ? "" : ","), messages.get(i));
+            statusLogRow(logValues.append(logValues.isEmpty() ? "" : ","), logRows.get(i));
         }
-        if (!rows.isEmpty()) {
-            statements.add(inserts(rows, logRows).append(';').append(end).toString());
+        if (!values.isEmpty()) {
+            statements.add(inserts(values, logValues).append(';').append(end).toString());
         }
         return statements;
     }
 
-    /** One message and its first log row, as {@link #insertAll} renders them, without the commit. */
-    static String insert(MessageRow message, LogRow log) {
-        return inserts(message(new StringBuilder(), message), log(new StringBuilder(), log)).toString();
+    /** One message and its first status log row, as {@link #insertAll} renders them, without the commit. */
+    static String insert(MessageRow message, StatusLogRow logRow) {
+        return inserts(message(new StringBuilder(), message), statusLogRow(new StringBuilder(), logRow)).toString();
     }
 
-    private static StringBuilder inserts(CharSequence rows, CharSequence logRows) {
-        return new StringBuilder(INSERT_MESSAGES.length() + rows.length() + INSERT_LOGS.length() + logRows.length()
-                + 8).append(INSERT_MESSAGES).append(rows).append(';').append(INSERT_LOGS).append(logRows);
+    private static StringBuilder inserts(CharSequence values, CharSequence logValues) {
+        return new StringBuilder(INSERT_MESSAGES.length() + values.length() + INSERT_STATUS_LOG.length()
+                + logValues.length() + 8)
+                .append(INSERT_MESSAGES).append(values).append(';').append(INSERT_STATUS_LOG).append(logValues);
     }
 
-    static String insertLogs(List<LogRow> logs) {
-        return logInsert(logs).toString();
+    static String insertStatusLogRows(List<StatusLogRow> logRows) {
+        return statusLogInsert(logRows).toString();
     }
 
-    /** The multi-row INSERT of log rows, in a builder that statements can follow. */
-    private static StringBuilder logInsert(List<LogRow> logs) {
-        StringBuilder sql = new StringBuilder(INSERT_LOGS.length() + 160 * logs.size()).append(INSERT_LOGS);
-        for (int i = 0; i < logs.size(); i++) {
-            log(sql.append(i == 0 ? "" : ","), logs.get(i));
+    /** The multi-row INSERT of status log rows, in a builder that statements can follow. */
+    private static StringBuilder statusLogInsert(List<StatusLogRow> logRows) {
+        StringBuilder sql = new StringBuilder(INSERT_STATUS_LOG.length() + 160 * logRows.size())
+                .append(INSERT_STATUS_LOG);
+        for (int i = 0; i < logRows.size(); i++) {
+            statusLogRow(sql.append(i == 0 ? "" : ","), logRows.get(i));
         }
         return sql;
     }
 
     /**
-     * A batch of transitions and its commit, so no row lock is held while the client is away: first the log rows,
-     * then the lock of the messages' rows in id order when the batch has one, then each status change, then
+     * A batch of transitions and its commit, so no row lock is held while the client is away: first their status log
+     * rows, then the lock of the messages' rows in id order when the batch has one, then each status change, then
      * {@code COMMIT}. Each statement names at most {@link StatusChanges#MAX_IDS} ids and looks its rows up by
      * primary key even where the optimizer would rather scan, so it locks its own rows and no others. When a
      * statement fails the server runs none after it, so nothing is committed and the caller rolls back.
      * <p>
      * A change moves the status of its messages unless a row changed later than the change, or is terminal; a
-     * requeue leaves DEAD or EXPIRED only when the row is still in the status it was requeued from. Attempts and due
-     * time are set first, since assignments run left to right and theirs read the row's time before this update. A
-     * change with {@code timed} gives each message its own time, in its guard and as its update time.
+     * requeue leaves a terminal status ({@link Statuses#REQUEUED_FROM}) only when the row is still in the status it
+     * was requeued from. Attempts and due time are set first, since assignments run left to right and theirs read the
+     * row's time before this update. A change with {@code timed} gives each message its own time, in its guard and as
+     * its update time.
      */
-    static String transitions(List<LogRow> logs, StatusChanges.Batch batch) {
-        StringBuilder sql = logInsert(logs).append(';');
+    static String transitions(List<StatusLogRow> logRows, StatusChanges.Batch batch) {
+        StringBuilder sql = statusLogInsert(logRows).append(';');
         for (List<Long> chunk : StatusChanges.chunks(batch.lockIds())) {
             sql.append("SELECT id FROM sdmq_message FORCE INDEX (PRIMARY) WHERE id IN ");
             ids(sql, chunk).append(" ORDER BY id FOR UPDATE;");
@@ -119,8 +136,8 @@ final class LiteralSql {
                 time(sql.append(" AND update_time <= "), c.changedAt());
             }
             sql.append(NOT_TERMINAL);
-            if (c.fromStatus() != null) {
-                sql.append(" OR (status IN ('DEAD', 'EXPIRED') AND status = '").append(c.fromStatus()).append("')");
+            if (Statuses.REQUEUED_FROM.contains(c.fromStatus())) {
+                sql.append(" OR status = '").append(c.fromStatus()).append('\'');
             }
             sql.append(");");
         }
@@ -128,19 +145,19 @@ final class LiteralSql {
     }
 
     /**
-     * A purge's deletes of the given messages' log rows ({@link #deleteTerminalMessages} deletes the messages' own
-     * rows), each statement for at most {@link #PURGE_IDS} messages. A delete over a large share of a table's rows
+     * A purge's deletes of the given messages' status log rows ({@link #deleteTerminalMessages} deletes the messages'
+     * own rows), each statement for at most {@link #PURGE_IDS} messages. A delete over a large share of a table's rows
      * runs as a scan, even with an index hint, and a scan locks every row and gap it reads, so a push committing
-     * meanwhile waits for the purge or deadlocks with it. MariaDB 10.11 scans for 400 of 1 100 log rows, and counts
-     * the rows the transaction already deleted as gone, so the last statements of a purge over most of a table are
-     * the risk: with 100 messages a statement a purge of 500 of 800 messages still scanned, with 20 it does not, and
-     * costs the same.
+     * meanwhile waits for the purge or deadlocks with it. MariaDB 10.11 scans for 400 of 1 100 status log rows, and
+     * counts the rows the transaction already deleted as gone, so the last statements of a purge over most of a table
+     * are the risk: with 100 messages a statement a purge of 500 of 800 messages still scanned, with 20 it does not,
+     * and costs the same.
      */
-    static String deleteLogs(List<Long> messageIds) {
+    static String deleteStatusLogRows(List<Long> messageIds) {
         return deletes("DELETE FROM sdmq_message_log WHERE message_id IN ", messageIds, "");
     }
 
-    /** A purge's deletes of message rows that are terminal, by primary key; see {@link #deleteLogs}. */
+    /** A purge's deletes of message rows that are terminal, by primary key; see {@link #deleteStatusLogRows}. */
     static String deleteTerminalMessages(List<Long> ids) {
         return deletes("DELETE m FROM sdmq_message m FORCE INDEX (PRIMARY) WHERE m.id IN ", ids,
                 " AND m.status IN " + TERMINAL);
@@ -168,7 +185,7 @@ final class LiteralSql {
         return time(sql, m.updateTime()).append(')');
     }
 
-    private static StringBuilder log(StringBuilder sql, LogRow row) {
+    private static StringBuilder statusLogRow(StringBuilder sql, StatusLogRow row) {
         sql.append('(').append(row.messageId()).append(',');
         text(sql, row.fromStatus()).append(',');
         text(sql, row.toStatus()).append(',');
@@ -187,7 +204,8 @@ final class LiteralSql {
         return sql.append(')');
     }
 
-    private static StringBuilder text(StringBuilder sql, String value) {
+    /** Text as a literal; see the class's comment. */
+    static StringBuilder text(StringBuilder sql, String value) {
         if (value == null) {
             return sql.append("NULL");
         }
@@ -211,8 +229,8 @@ final class LiteralSql {
         return sql.append(" END");
     }
 
-    /** A UTC time as a DATETIME(3) literal, quoted text as {@link UtcDateTimeTypeHandler} binds it. */
-    private static StringBuilder time(StringBuilder sql, LocalDateTime t) {
-        return UtcDateTimeTypeHandler.appendTo(sql.append('\''), t).append('\'');
+    /** A UTC time as a DATETIME(3) literal: {@link Rows#text} quoted. */
+    static StringBuilder time(StringBuilder sql, LocalDateTime t) {
+        return sql.append('\'').append(Rows.text(t)).append('\'');
     }
 }

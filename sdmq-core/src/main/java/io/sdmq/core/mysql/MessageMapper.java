@@ -1,7 +1,10 @@
 package io.sdmq.core.mysql;
 
+import io.sdmq.common.MessageStatus;
 import org.apache.ibatis.annotations.Arg;
 import org.apache.ibatis.annotations.ConstructorArgs;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.ResultMap;
 import org.apache.ibatis.annotations.Results;
@@ -9,13 +12,23 @@ import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
 
 import java.time.LocalDateTime;
+import java.util.Collection;
 import java.util.List;
 
 /**
- * The reads and rare writes of {@link MybatisMessageLog}; its journal writes are {@link LiteralSql}. Portable between
- * MySQL 8.0+ and MariaDB 10.6+.
+ * The reads and rare writes of {@link MySqlMessageLog}; its writes of messages and the status log are
+ * {@link LiteralSql}. Status lists come as parameters (see {@link Statuses}), bound as the statuses' names; times as
+ * UTC text ({@link Rows#text}), read back as UTC {@link LocalDateTime}. Needs no setting of MyBatis's: every result
+ * maps to its record's constructor by the columns named here. Portable between MySQL 8.0+ and MariaDB 10.6+.
+ * <p>
+ * Public for the server, whose MyBatis starter registers it as a bean; it is used only through
+ * {@link MySqlMessageLog}.
  */
-interface MessageMapper {
+@Mapper
+public interface MessageMapper {
+    /** {@code (…)}: the names of the parameter {@code statuses}, in a {@code <script>}. */
+    String IN_STATUSES = "<foreach item='s' collection='statuses' open='(' separator=',' close=')'>#{s}</foreach>";
+
     /** The columns of {@link MessageRow}, in the order of its constructor (see {@link #findMessage}). */
     String SELECT_MESSAGE = """
             SELECT id, topic, biz_key, body, priority, delay_ms, ttr_ms, max_attempts, retry_delays, create_time,
@@ -24,8 +37,10 @@ interface MessageMapper {
 
     /**
      * A shared locking read: it sees the latest committed row whatever this transaction's snapshot, and several
-     * transactions that all found the key taken can hold it at once without deadlocking.
+     * transactions that all found the key taken can hold it at once without deadlocking. It always reaches the
+     * server, never MyBatis's cache of the transaction's earlier reads.
      */
+    @Options(flushCache = Options.FlushCachePolicy.TRUE)
     @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey} LOCK IN SHARE MODE")
     Long lockIdByKey(@Param("topic") String topic, @Param("bizKey") String bizKey);
 
@@ -54,26 +69,24 @@ interface MessageMapper {
     List<MessageRow> findMessages(@Param("ids") List<Long> ids);
 
     @ResultMap("messageRow")
-    @Select(SELECT_MESSAGE + """
-            FROM sdmq_message
-            WHERE status IN ('WAIT_PUT', 'DELAY', 'READY', 'RESERVED') AND id > #{afterId}
-            ORDER BY id LIMIT #{limit}""")
-    List<MessageRow> findPending(@Param("afterId") long afterId, @Param("limit") int limit);
+    @Select({"<script>", SELECT_MESSAGE, "FROM sdmq_message WHERE status IN", IN_STATUSES,
+            "AND id > #{afterId} ORDER BY id LIMIT #{limit}", "</script>"})
+    List<MessageRow> findInStatuses(@Param("statuses") Collection<MessageStatus> statuses,
+                                    @Param("afterId") long afterId, @Param("limit") int limit);
 
     @ResultMap("messageRow")
     @Select(SELECT_MESSAGE + """
             FROM sdmq_message
             WHERE status = 'WAIT_PUT' AND update_time < #{updatedBefore}
             ORDER BY due_time LIMIT #{limit}""")
-    List<MessageRow> findWaitPut(@Param("updatedBefore") LocalDateTime updatedBefore, @Param("limit") int limit);
+    List<MessageRow> findWaitPut(@Param("updatedBefore") String updatedBefore, @Param("limit") int limit);
 
     @ResultMap("messageRow")
-    @Select(SELECT_MESSAGE + """
-            FROM sdmq_message
-            WHERE status IN ('DELAY', 'READY', 'RESERVED') AND due_time < #{dueBefore} AND id > #{afterId}
-            ORDER BY id LIMIT #{limit}""")
-    List<MessageRow> findOverdue(@Param("dueBefore") LocalDateTime dueBefore, @Param("afterId") long afterId,
-                                 @Param("limit") int limit);
+    @Select({"<script>", SELECT_MESSAGE, "FROM sdmq_message WHERE status IN", IN_STATUSES,
+            "AND due_time &lt; #{dueBefore} AND id > #{afterId} ORDER BY id LIMIT #{limit}", "</script>"})
+    List<MessageRow> findDueBefore(@Param("statuses") Collection<MessageStatus> statuses,
+                                   @Param("dueBefore") String dueBefore, @Param("afterId") long afterId,
+                                   @Param("limit") int limit);
 
     @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey}")
     Long findIdByKey(@Param("topic") String topic, @Param("bizKey") String bizKey);
@@ -83,23 +96,32 @@ interface MessageMapper {
             SET body = #{body}, due_time = #{dueTime},
                 delay_ms = TIMESTAMPDIFF(MICROSECOND, create_time, #{dueTime}) DIV 1000, update_time = #{changedAt}
             WHERE id = #{id} AND status IN ('WAIT_PUT', 'DELAY')""")
-    int replaceContent(@Param("id") long id, @Param("body") String body, @Param("dueTime") LocalDateTime dueTime,
-                       @Param("changedAt") LocalDateTime changedAt);
+    int replaceContent(@Param("id") long id, @Param("body") String body, @Param("dueTime") String dueTime,
+                       @Param("changedAt") String changedAt);
 
     /**
-     * Reads only the part of the (status, due_time) index due before the cutoff, and stops at the limit: sorting by
-     * update_time, which no index holds, read every terminal row of the table for each batch.
+     * The ids of messages in the statuses whose due time and last change are both before the cutoff. Reads only the
+     * part of the (status, due_time) index due before the cutoff, and stops at the limit: sorting by update_time,
+     * which no index holds, read every terminal row of the table for each batch.
      */
-    @Select("""
-            SELECT id FROM sdmq_message
-            WHERE status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED') AND due_time < #{before}
-                AND update_time < #{before}
-            LIMIT #{limit}""")
-    List<Long> findPurgeable(@Param("before") LocalDateTime before, @Param("limit") int limit);
+    @Select({"<script>SELECT id FROM sdmq_message WHERE status IN", IN_STATUSES,
+            "AND due_time &lt; #{before} AND update_time &lt; #{before} LIMIT #{limit}</script>"})
+    List<Long> findIdsBefore(@Param("statuses") Collection<MessageStatus> statuses,
+                                  @Param("before") String before, @Param("limit") int limit);
 
-    @Select("""
-            SELECT message_id, from_status, to_status, changed_at, bucket, host, thread, note
-            FROM sdmq_message_log WHERE message_id = #{id}
-            ORDER BY changed_at, to_status IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED'), id""")
-    List<LogRow> findLogs(@Param("id") long id);
+    /**
+     * A message's status log rows in time order; of rows with the same time, those into one of the statuses come
+     * last, then in write order.
+     */
+    @ConstructorArgs({
+            @Arg(column = "message_id", javaType = long.class), @Arg(column = "from_status", javaType = String.class),
+            @Arg(column = "to_status", javaType = String.class),
+            @Arg(column = "changed_at", javaType = LocalDateTime.class),
+            @Arg(column = "bucket", javaType = String.class), @Arg(column = "host", javaType = String.class),
+            @Arg(column = "thread", javaType = String.class), @Arg(column = "note", javaType = String.class)})
+    @Select({"<script>SELECT message_id, from_status, to_status, changed_at, bucket, host, thread, note",
+            "FROM sdmq_message_log WHERE message_id = #{id}",
+            "ORDER BY changed_at, to_status IN", IN_STATUSES, ", id</script>"})
+    List<StatusLogRow> findStatusLog(@Param("id") long id,
+                                     @Param("statuses") Collection<MessageStatus> lastOfTheirTime);
 }

@@ -8,19 +8,22 @@ import io.sdmq.common.Transition;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Converts between the model and rows. Times travel as UTC {@link LocalDateTime}, which reaches DATETIME(3) as it
- * is (see {@link UtcDateTimeTypeHandler}), so neither the JVM's nor the session's time zone can shift them.
+ * Converts between the model and rows. Times are UTC wall-clock: {@link LocalDateTime} in rows, read from DATETIME(3)
+ * by the driver as they are, and written as {@link #text} (see there), so neither the JVM's nor the session's time
+ * zone can shift them.
  */
 final class Rows {
     static final int BUCKET_LENGTH = 200;
     static final int HOST_LENGTH = 128;
     static final int THREAD_LENGTH = 128;
     static final int NOTE_LENGTH = 255;
+    private static final DateTimeFormatter DATETIME_3 = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS");
 
     private Rows() {
     }
@@ -32,13 +35,13 @@ final class Rows {
                 MessageStatus.WAIT_PUT.name(), 0, created);
     }
 
-    static LogRow firstLog(Message m, String host, String thread) {
-        return new LogRow(m.id(), null, MessageStatus.WAIT_PUT.name(), utc(m.createTime()), null,
+    static StatusLogRow firstStatusLogRow(Message m, String host, String thread) {
+        return new StatusLogRow(m.id(), null, MessageStatus.WAIT_PUT.name(), utc(m.createTime()), null,
                 clip(host, HOST_LENGTH), clip(thread, THREAD_LENGTH), null);
     }
 
-    static LogRow log(Transition t, String host) {
-        return new LogRow(t.messageId(), t.from() == null ? null : t.from().name(), t.to().name(),
+    static StatusLogRow statusLogRow(Transition t, String host) {
+        return new StatusLogRow(t.messageId(), t.from() == null ? null : t.from().name(), t.to().name(),
                 utc(t.changedAt()), clip(t.bucket(), BUCKET_LENGTH), clip(host, HOST_LENGTH),
                 clip(t.thread(), THREAD_LENGTH), clip(t.note(), NOTE_LENGTH));
     }
@@ -50,7 +53,7 @@ final class Rows {
         return new StoredMessage(message, MessageStatus.valueOf(r.status()), epochMs(r.updateTime()));
     }
 
-    static Transition transition(LogRow r) {
+    static Transition transition(StatusLogRow r) {
         MessageStatus from = r.fromStatus() == null ? null : MessageStatus.valueOf(r.fromStatus());
         return new Transition(r.messageId(), from, MessageStatus.valueOf(r.toStatus()), epochMs(r.changedAt()),
                 r.bucket(), null, null, r.thread(), r.note());
@@ -58,6 +61,19 @@ final class Rows {
 
     static LocalDateTime utc(long epochMs) {
         return LocalDateTime.ofInstant(Instant.ofEpochMilli(epochMs), ZoneOffset.UTC);
+    }
+
+    /**
+     * A UTC time as DATETIME(3) text, which MySQL and MariaDB take to the millisecond with no time zone applied. Times
+     * are written as text, never as temporal parameters: Connector/J drops their milliseconds when it cannot tell that
+     * the server keeps fractional seconds, as with MariaDB before 11, which announces itself as "5.5.5-10.…".
+     */
+    static String text(LocalDateTime utc) {
+        return DATETIME_3.format(utc);
+    }
+
+    static String text(long epochMs) {
+        return text(utc(epochMs));
     }
 
     static long epochMs(LocalDateTime utc) {

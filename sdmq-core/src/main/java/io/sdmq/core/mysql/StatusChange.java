@@ -1,5 +1,7 @@
 package io.sdmq.core.mysql;
 
+import io.sdmq.common.MessageStatus;
+
 import java.time.LocalDateTime;
 import java.util.List;
 
@@ -10,8 +12,9 @@ import java.util.List;
  * that carried it. When {@code timed} is not null, each message has a time of its own (there, and no changedAt),
  * which both guards its row and becomes its update time; such a change carries no attempts or due time.
  */
-record StatusChange(List<Long> ids, String fromStatus, String toStatus, LocalDateTime changedAt, Integer attempts,
-                    LocalDateTime attemptsAt, LocalDateTime dueTime, LocalDateTime dueTimeAt, List<Timed> timed) {
+record StatusChange(List<Long> ids, MessageStatus fromStatus, MessageStatus toStatus, LocalDateTime changedAt,
+                    Integer attempts, LocalDateTime attemptsAt, LocalDateTime dueTime, LocalDateTime dueTimeAt,
+                    List<Timed> timed) {
 
     /** One message of a change whose messages each have their own time. */
     record Timed(long id, LocalDateTime at) {
@@ -22,7 +25,7 @@ record StatusChange(List<Long> ids, String fromStatus, String toStatus, LocalDat
                 timed);
     }
 
-    static StatusChange timed(String fromStatus, String toStatus, List<Timed> timed) {
+    static StatusChange timed(MessageStatus fromStatus, MessageStatus toStatus, List<Timed> timed) {
         return new StatusChange(timed.stream().map(Timed::id).toList(), fromStatus, toStatus, null, null, null, null,
                 null, timed);
     }

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Turns a batch of transitions into as few guarded status updates as give the same rows as applying each in turn.
@@ -38,8 +39,8 @@ final class StatusChanges {
     static final int MAX_IDS = 500;
 
     /**
-     * What {@link LiteralSql#transitions} renders besides the log rows: the messages whose rows to lock first (none, or
-     * every message of the changes, in id order), and the changes in the order they run.
+     * What {@link LiteralSql#transitions} renders besides the status log rows: the messages whose rows to lock first
+     * (none, or every message of the changes, in id order), and the changes in the order they run.
      */
     record Batch(List<Long> lockIds, List<StatusChange> changes) {
         /**
@@ -57,21 +58,12 @@ final class StatusChanges {
     }
 
     static List<StatusChange> fold(List<Transition> transitions) {
-        Map<Long, List<Transition>> byMessage = new LinkedHashMap<>();
-        for (Transition t : transitions) {
-            byMessage.computeIfAbsent(t.messageId(), id -> new ArrayList<>()).add(t);
-        }
+        Map<Long, List<Transition>> byMessage = transitions.stream()
+                .collect(Collectors.groupingBy(Transition::messageId, LinkedHashMap::new, Collectors.toList()));
         List<StatusChange> singles = new ArrayList<>(byMessage.size());
         Map<StatusChange, List<Long>> shared = new LinkedHashMap<>();
         for (List<Transition> run : byMessage.values()) {
-            List<StatusChange> changes = new ArrayList<>(1);
-            int start = 0;
-            for (int i = 1; i <= run.size(); i++) {
-                if (i == run.size() || !continues(run.get(i - 1), run.get(i))) {
-                    changes.add(change(run.subList(start, i)));
-                    start = i;
-                }
-            }
+            List<StatusChange> changes = changesOf(run);
             if (changes.size() == 1) {
                 StatusChange only = changes.get(0);
                 shared.computeIfAbsent(only.withIds(List.of()), shape -> new ArrayList<>()).add(only.ids().get(0));
@@ -80,7 +72,7 @@ final class StatusChanges {
             }
         }
         List<StatusChange> groups = new ArrayList<>();
-        Map<List<String>, List<StatusChange>> sameStatuses = new LinkedHashMap<>();
+        Map<List<MessageStatus>, List<StatusChange>> sameStatuses = new LinkedHashMap<>();
         shared.forEach((shape, ids) -> {
             if (ids.size() >= MIN_SHARED) {
                 chunks(ids.stream().sorted().toList()).forEach(chunk -> groups.add(shape.withIds(chunk)));
@@ -107,6 +99,19 @@ final class StatusChanges {
         return singles;
     }
 
+    /** One message's transitions, in order, as the fewest changes that give its row the same values. */
+    private static List<StatusChange> changesOf(List<Transition> run) {
+        List<StatusChange> changes = new ArrayList<>(1);
+        int start = 0;
+        for (int i = 1; i <= run.size(); i++) {
+            if (i == run.size() || !continues(run.get(i - 1), run.get(i))) {
+                changes.add(change(run.subList(start, i)));
+                start = i;
+            }
+        }
+        return changes;
+    }
+
     /** The list cut into runs of at most {@link #MAX_IDS}, in order. */
     static <T> List<List<T>> chunks(List<T> list) {
         return ListUtil.partition(list, MAX_IDS);
@@ -118,7 +123,7 @@ final class StatusChanges {
     }
 
     private static boolean isRequeue(Transition t) {
-        return t.from() == MessageStatus.DEAD || t.from() == MessageStatus.EXPIRED;
+        return Statuses.REQUEUED_FROM.contains(t.from());
     }
 
     private static StatusChange change(List<Transition> run) {
@@ -129,8 +134,8 @@ final class StatusChanges {
             attempts = t.attempts() != null ? t : attempts;
             dueTime = t.dueTime() != null ? t : dueTime;
         }
-        return new StatusChange(List.of(last.messageId()), last.from() == null ? null : last.from().name(),
-                last.to().name(), Rows.utc(last.changedAt()), attempts.attempts(), Rows.utc(attempts.changedAt()),
+        return new StatusChange(List.of(last.messageId()), last.from(), last.to(), Rows.utc(last.changedAt()),
+                attempts.attempts(), Rows.utc(attempts.changedAt()),
                 dueTime.dueTime() == null ? null : Rows.utc(dueTime.dueTime()), Rows.utc(dueTime.changedAt()), null);
     }
 }

@@ -8,12 +8,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The system of record: the message table and its status-transition log. Each call is one transaction.
+ * The system of record: the message table and its status log, one row per status transition. Each call is one
+ * transaction.
  */
 public interface MessageLog {
 
     /**
-     * Stores new messages as {@code WAIT_PUT}, each with its first log row ({@code null -> WAIT_PUT}).
+     * Stores new messages as {@code WAIT_PUT}, each with its first status log row ({@code null -> WAIT_PUT}).
      *
      * @return for each message, in order, the id that now holds its {@code (topic, bizKey)}: its own id when it
      *         was inserted, the earlier message's id when that pair was taken (and nothing was written for it)
@@ -21,7 +22,7 @@ public interface MessageLog {
     List<Long> insert(List<Message> messages);
 
     /**
-     * Writes one log row per transition and moves each message's status (and attempts / due time when given).
+     * Writes one status log row per transition and moves each message's status (and attempts / due time when given).
      * A transition older than the row's last change, or one that would leave a terminal status, is logged but
      * does not move the status.
      */
@@ -62,7 +63,7 @@ public interface MessageLog {
 
     /**
      * Deletes up to {@code limit} terminal messages whose last change and due time are both before {@code before},
-     * and their log rows; answers how many messages it deleted.
+     * and their status log rows; answers how many messages it deleted.
      */
     int purgeTerminal(long before, int limit);
 

@@ -7,7 +7,8 @@ import io.sdmq.core.Consumer;
 import io.sdmq.core.EngineSettings;
 import io.sdmq.core.Producer;
 import io.sdmq.core.engine.Engine;
-import io.sdmq.core.mysql.MybatisMessageLog;
+import io.sdmq.core.mysql.MessageMapper;
+import io.sdmq.core.mysql.MySqlMessageLog;
 import io.sdmq.core.redis.RedisReadySignal;
 import io.sdmq.core.redis.RedisReservations;
 import io.sdmq.core.redis.RedisSchedule;
@@ -51,9 +52,10 @@ class EngineConfiguration {
                 settings.pushRules().defaultRetryDelays());
     }
 
+    /** The mapper is registered by {@link MyBatisMappers}, over the same DataSource. */
     @Bean
-    MessageLog messageLog(DataSource dataSource, InstanceName instance) {
-        return new MybatisMessageLog(dataSource, instance.name());
+    MessageLog messageLog(MessageMapper mapper, DataSource dataSource, InstanceName instance) {
+        return new MySqlMessageLog(mapper, dataSource, instance.name());
     }
 
     @Bean

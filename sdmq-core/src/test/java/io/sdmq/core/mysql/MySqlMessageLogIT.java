@@ -9,6 +9,7 @@ import io.sdmq.common.UnavailableException;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.MessageLogContract;
 import io.sdmq.testing.TestServices;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +31,7 @@ import static io.sdmq.core.spi.MessageBuilder.aMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class MybatisMessageLogIT extends MessageLogContract {
+class MySqlMessageLogIT extends MessageLogContract {
     private static final String HOST = "sdmq-it-host";
 
     private final List<HikariDataSource> dataSources = new ArrayList<>();
@@ -39,7 +40,7 @@ class MybatisMessageLogIT extends MessageLogContract {
     protected MessageLog newLog() {
         HikariDataSource dataSource = (HikariDataSource) TestServices.freshDatabase().dataSource();
         dataSources.add(dataSource);
-        return new MybatisMessageLog(dataSource, HOST);
+        return SpringManagedMapper.messageLog(dataSource, HOST);
     }
 
     @AfterEach
@@ -92,8 +93,8 @@ class MybatisMessageLogIT extends MessageLogContract {
     }
 
     /**
-     * The journal's writes travel as SQL literals: any text comes back as it was written, whether or not the server's
-     * {@code sql_mode} treats a backslash as an escape.
+     * The writes of messages and their status log travel as SQL literals: any text comes back as it was written,
+     * whether or not the server's {@code sql_mode} treats a backslash as an escape.
      */
     @Test
     void free_text_is_stored_as_written_in_either_sql_mode() {
@@ -105,7 +106,7 @@ class MybatisMessageLogIT extends MessageLogContract {
             HikariDataSource dataSource = (HikariDataSource) new TestServices.TestDatabase(
                     db.jdbcUrl() + sessionVariables, db.user(), db.password()).dataSource();
             dataSources.add(dataSource);
-            MessageLog log = new MybatisMessageLog(dataSource, HOST);
+            MessageLog log = SpringManagedMapper.messageLog(dataSource, HOST);
             Message m = aMessage().topic("order").bizKey("o'1 \\ é").body(note + thread).createdAt(T0).due(T0 + 5)
                     .build();
             log.insert(List.of(m));
@@ -129,20 +130,15 @@ class MybatisMessageLogIT extends MessageLogContract {
     @Test
     void a_batch_whose_update_fails_commits_nothing() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
         Message first = message("order", "o-1");
         Message second = message("order", "o-2");
         shortWaits.insert(List.of(first, second));
         List<Transition> batch = List.of(Transition.of(first.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
                 Transition.of(second.id(), WAIT_PUT, DELAY, T0 + 2, BUCKET));
 
-        try (Connection holder = dataSource.getConnection(); Statement s = holder.createStatement()) {
-            holder.setAutoCommit(false);
-            s.executeQuery("SELECT id FROM sdmq_message WHERE id = " + second.id() + " FOR UPDATE").close();
-            assertThatThrownBy(() -> shortWaits.apply(batch)).isInstanceOf(UnavailableException.class)
-                    .hasMessageContaining("apply 2 transitions");
-            holder.rollback();
-        }
+        whileRowLocked(dataSource, second.id(), () -> assertThatThrownBy(() -> shortWaits.apply(batch))
+                .isInstanceOf(UnavailableException.class).hasMessageContaining("apply 2 transitions"));
 
         assertThat(shortWaits.history(first.id())).extracting(Transition::to).containsExactly(WAIT_PUT);
         assertThat(shortWaits.find(first.id()).orElseThrow().status()).isEqualTo(WAIT_PUT);
@@ -163,7 +159,7 @@ class MybatisMessageLogIT extends MessageLogContract {
                 db.jdbcUrl() + "&sessionVariables=lock_wait_timeout=1", db.user(), db.password()).dataSource();
         dataSource.setMaximumPoolSize(1);
         dataSources.add(dataSource);
-        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
         Message failed = message("order", "o-1");
 
         try (Connection holder = DriverManager.getConnection(dataSource.getJdbcUrl(), db.user(), db.password());
@@ -188,19 +184,15 @@ class MybatisMessageLogIT extends MessageLogContract {
     @Test
     void messages_and_transitions_written_together_commit_nothing_when_the_transitions_fail() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
         Message earlier = message("order", "o-1");
         shortWaits.insert(List.of(earlier));
         Message fresh = message("order", "o-2");
         List<Transition> deleted = List.of(Transition.of(earlier.id(), WAIT_PUT, DELETED, T0 + 1, BUCKET));
 
-        try (Connection holder = dataSource.getConnection(); Statement s = holder.createStatement()) {
-            holder.setAutoCommit(false);
-            s.executeQuery("SELECT id FROM sdmq_message WHERE id = " + earlier.id() + " FOR UPDATE").close();
-            assertThatThrownBy(() -> shortWaits.insertAndApply(List.of(fresh), deleted))
-                    .isInstanceOf(UnavailableException.class).hasMessageContaining("insert 1 messages and apply 1");
-            holder.rollback();
-        }
+        whileRowLocked(dataSource, earlier.id(), () -> assertThatThrownBy(
+                () -> shortWaits.insertAndApply(List.of(fresh), deleted))
+                .isInstanceOf(UnavailableException.class).hasMessageContaining("insert 1 messages and apply 1"));
 
         assertThat(shortWaits.find(fresh.id())).isEmpty();
         assertThat(shortWaits.history(fresh.id())).isEmpty();
@@ -218,7 +210,7 @@ class MybatisMessageLogIT extends MessageLogContract {
     @Test
     void a_batch_over_most_of_a_small_table_leaves_a_concurrent_push_alone() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
         List<Message> messages = inserted(shortWaits, 1_500);
         // 600 share one time (one shared update), 600 have each their own (one update with a time per id)
         List<Transition> batch = new ArrayList<>();
@@ -240,7 +232,7 @@ class MybatisMessageLogIT extends MessageLogContract {
     @Test
     void a_purge_of_most_of_a_small_table_leaves_a_concurrent_push_alone() throws SQLException {
         HikariDataSource dataSource = shortLockWaits();
-        MessageLog shortWaits = new MybatisMessageLog(dataSource, HOST);
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
         List<Message> messages = inserted(shortWaits, 800);
         List<Transition> done = new ArrayList<>();
         for (int i = 0; i < 600; i++) {
@@ -263,13 +255,44 @@ class MybatisMessageLogIT extends MessageLogContract {
     void unreachable_database_surfaces_as_unavailable() {
         MysqlDataSource nowhere = new MysqlDataSource();
         nowhere.setURL("jdbc:mysql://127.0.0.1:1/sdmq?connectTimeout=500");
-        MessageLog unreachable = new MybatisMessageLog(nowhere, HOST);
+        MessageLog unreachable = SpringManagedMapper.messageLog(nowhere, HOST);
 
         assertThatThrownBy(() -> unreachable.insert(List.of(message("order", "o-1"))))
-                .isInstanceOf(UnavailableException.class).hasMessageContaining("insert 1 messages");
-        assertThatThrownBy(() -> unreachable.find(1L)).isInstanceOf(UnavailableException.class);
-        assertThatThrownBy(() -> unreachable.apply(List.of(Transition.of(1L, WAIT_PUT, DELAY, T0, BUCKET))))
-                .isInstanceOf(UnavailableException.class);
+                .isInstanceOf(UnavailableException.class)
+                .hasMessage("MySQL is unavailable: could not insert 1 messages")
+                .hasCauseInstanceOf(RuntimeException.class);
+        Transition delayed = Transition.of(1L, WAIT_PUT, DELAY, T0, BUCKET);
+        List<ThrowingCallable> calls = List.of(() -> unreachable.find(1L), () -> unreachable.findAll(List.of(1L)),
+                () -> unreachable.findIdByKey("order", "o-1"), () -> unreachable.apply(List.of(delayed)),
+                () -> unreachable.insertAndApply(List.of(message("order", "o-2")), List.of(delayed)),
+                () -> unreachable.replace(1L, "body", T0, delayed), () -> unreachable.findPending(0, 10),
+                () -> unreachable.findWaitPut(T0, 10), () -> unreachable.findOverdue(T0, 0, 10),
+                () -> unreachable.purgeTerminal(T0, 10), () -> unreachable.history(1L));
+        for (ThrowingCallable call : calls) {
+            assertThatThrownBy(call).isInstanceOf(UnavailableException.class)
+                    .hasMessageStartingWith("MySQL is unavailable: could not ").cause().isNotNull();
+        }
+    }
+
+    /**
+     * A statement of the mapper that fails, here a debounce's update waiting too long for a row lock, surfaces as
+     * {@link UnavailableException} like the literal SQL's, and commits nothing.
+     */
+    @Test
+    void a_mapper_statement_that_fails_surfaces_as_unavailable_and_changes_nothing() throws SQLException {
+        HikariDataSource dataSource = shortLockWaits();
+        MessageLog shortWaits = SpringManagedMapper.messageLog(dataSource, HOST);
+        Message m = inserted(shortWaits, 1).get(0);
+        Transition replaced = Transition.of(m.id(), DELAY, DELAY, T0 + 1, BUCKET).withNote("replaced");
+
+        whileRowLocked(dataSource, m.id(), () -> assertThatThrownBy(
+                () -> shortWaits.replace(m.id(), "new", T0 + 9_000, replaced))
+                .isInstanceOf(UnavailableException.class)
+                .hasMessage("MySQL is unavailable: could not replace message " + m.id())
+                .hasRootCauseInstanceOf(SQLException.class));
+
+        assertThat(shortWaits.find(m.id())).contains(new StoredMessage(m, WAIT_PUT, T0));
+        assertThat(shortWaits.history(m.id())).hasSize(1);
     }
 
     private static List<Message> inserted(MessageLog log, int count) {
@@ -285,9 +308,19 @@ class MybatisMessageLogIT extends MessageLogContract {
     private static void whileUncommitted(DataSource dataSource, Message pushed, Runnable work) throws SQLException {
         try (Connection pusher = dataSource.getConnection(); Statement s = pusher.createStatement()) {
             pusher.setAutoCommit(false);
-            s.execute(LiteralSql.insert(Rows.newMessage(pushed), Rows.firstLog(pushed, HOST, "pusher")));
+            s.execute(LiteralSql.insert(Rows.newMessage(pushed), Rows.firstStatusLogRow(pushed, HOST, "pusher")));
             work.run();
             pusher.commit();
+        }
+    }
+
+    /** Runs {@code work} while another connection holds the row lock of message {@code id}, then releases it. */
+    private static void whileRowLocked(DataSource dataSource, long id, Runnable work) throws SQLException {
+        try (Connection holder = dataSource.getConnection(); Statement s = holder.createStatement()) {
+            holder.setAutoCommit(false);
+            s.executeQuery("SELECT id FROM sdmq_message WHERE id = " + id + " FOR UPDATE").close();
+            work.run();
+            holder.rollback();
         }
     }
 
