@@ -87,7 +87,7 @@ final class Workloads {
         Map<String, Object> result = new LinkedHashMap<>();
         RawLimits.redisZadd(options.redisUrl(), options.prefix(), count, result);
         RawLimits.redisLayoutFloor(options.redisUrl(), options.prefix(), count, result);
-        RawLimits.mariadbInsert(jdbcServer, options.dbUser(), options.dbPassword(), count, writers, result);
+        MariadbLimits.measure(jdbcServer, options.dbUser(), options.dbPassword(), count, writers, result);
         return result;
     }
 
