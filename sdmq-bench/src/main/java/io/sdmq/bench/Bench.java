@@ -2,6 +2,7 @@ package io.sdmq.bench;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,41 +48,13 @@ public final class Bench {
 
     public static void main(String[] args) throws Exception {
         Options options = new Options(args);
-        if (options.has("report")) {
-            System.out.print(Report.markdown(Files.readAllLines(Path.of(options.text("report", "")))));
-            return;
-        }
-        if (options.has("compare")) {
-            System.out.print(Report.comparison(Files.readAllLines(Path.of(options.text("compare", "")))));
-            return;
-        }
-        if (options.has("jfr")) {
-            System.out.print(Profile.markdown(Path.of(options.text("jfr", "")), options.integer("top", 15),
-                    Long.parseLong(options.text("from", "0")), Long.parseLong(options.text("to", "0"))));
+        String markdown = markdown(options);
+        if (markdown != null) {
+            System.out.print(markdown);
             return;
         }
         String workload = options.text("workload", "W1");
-        String peer = options.text("peer", "");
-        Map<String, Object> result;
-        try (Target target = peer.isEmpty()
-                ? new SdmqClient(options.text("url", "http://127.0.0.1:8080"), options.text("prefix", "sdmq"))
-                : Peers.open(peer, options)) {
-            Workloads workloads = new Workloads(target, options);
-            if (!peer.isEmpty()) {
-                if (!List.of("W1", "W2", "W3", "W4", "W5").contains(workload)) {
-                    throw new IllegalArgumentException("a peer runs W1 to W5, not " + workload);
-                }
-                int warmup = options.integer("warmup", 0);
-                if (warmup > 0) {
-                    // the peer runs in this JVM: its code is compiled in a first run, as sdmq's is in the warm-ups
-                    workloads.burst("warmup", warmup);
-                }
-            }
-            result = measured(workload, workloads, options);
-            if (!peer.isEmpty()) {
-                result.put("peer", peer);
-            }
-        }
+        Map<String, Object> result = runOnTarget(workload, options);
         String line = JSON.writeValueAsString(result);
         if (options.has("out")) {
             Files.writeString(Path.of(options.text("out", "")), line + "\n", StandardCharsets.UTF_8,
@@ -92,8 +65,54 @@ public final class Bench {
         System.out.println(line);
     }
 
+    /** What --report, --compare or --jfr print; null when the options ask for a workload to be run. */
+    private static String markdown(Options options) throws IOException {
+        if (options.has("report")) {
+            return Report.markdown(Files.readAllLines(Path.of(options.text("report", ""))));
+        }
+        if (options.has("compare")) {
+            return Report.comparison(Files.readAllLines(Path.of(options.text("compare", ""))));
+        }
+        if (options.has("jfr")) {
+            return Profile.markdown(Path.of(options.text("jfr", "")), options.integer("top", 15),
+                    Long.parseLong(options.text("from", "0")), Long.parseLong(options.text("to", "0")));
+        }
+        return null;
+    }
+
+    /** Runs the workload against the server at --url, or against the peer named by --peer in this JVM. */
+    private static Map<String, Object> runOnTarget(String workload, Options options) throws Exception {
+        String peer = options.text("peer", "");
+        Map<String, Object> result;
+        try (Target target = peer.isEmpty()
+                ? new SdmqClient(options.text("url", "http://127.0.0.1:8080"), options.text("prefix", "sdmq"))
+                : Peers.open(peer, options)) {
+            Workloads workloads = new Workloads(target, options);
+            if (!peer.isEmpty()) {
+                warmUpPeer(workload, workloads, options);
+            }
+            result = measured(workload, workloads, options);
+            if (!peer.isEmpty()) {
+                result.put("peer", peer);
+            }
+        }
+        return result;
+    }
+
+    /** A peer runs W1 to W5, after a W1 of --warmup messages that is not measured. */
+    private static void warmUpPeer(String workload, Workloads workloads, Options options) throws Exception {
+        if (!List.of("W1", "W2", "W3", "W4", "W5").contains(workload)) {
+            throw new IllegalArgumentException("a peer runs W1 to W5, not " + workload);
+        }
+        int warmup = options.integer("warmup", 0);
+        if (warmup > 0) {
+            // the peer runs in this JVM: its code is compiled in a first run, as sdmq's is in the warm-ups
+            workloads.burst("warmup", warmup);
+        }
+    }
+
     /** CPU time (user + system) of a process, in clock ticks, from /proc (Linux). */
-    private static long cpuTicks(long pid) throws java.io.IOException {
+    private static long cpuTicks(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);

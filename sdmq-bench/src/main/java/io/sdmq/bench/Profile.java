@@ -22,24 +22,26 @@ import java.util.Set;
  * JDK time is charged to the library that called it), and io.sdmq methods inclusive of their callees.
  */
 final class Profile {
+    private final Map<String, Long> topFrames = new HashMap<>();
+    private final Map<String, Long> owners = new HashMap<>();
+    private final Map<String, Long> sdmqInclusive = new HashMap<>();
+    private final Map<String, double[]> threadLoad = new HashMap<>();
+    private double jvmLoad;
+    private double machineLoad;
+    private int loadEvents;
+    private int processors = Runtime.getRuntime().availableProcessors();
+    private long samples;
+    private long collections;
+    private double gcPauseMs;
+    private long compilations;
+    private double compileMs;
+
     private Profile() {
     }
 
     /** Counts the events that started in [from, to] (epoch ms), or every event when to is 0. */
     static String markdown(Path recording, int top, long from, long to) throws IOException {
-        Map<String, Long> topFrames = new HashMap<>();
-        Map<String, Long> owners = new HashMap<>();
-        Map<String, Long> sdmqInclusive = new HashMap<>();
-        Map<String, double[]> threadLoad = new HashMap<>();
-        double jvmLoad = 0;
-        double machineLoad = 0;
-        int loadEvents = 0;
-        int processors = Runtime.getRuntime().availableProcessors();
-        long samples = 0;
-        long collections = 0;
-        double gcPauseMs = 0;
-        long compilations = 0;
-        double compileMs = 0;
+        Profile profile = new Profile();
         try (RecordingFile file = new RecordingFile(recording)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent event = file.readEvent();
@@ -48,44 +50,52 @@ final class Profile {
                 if (to > 0 && (at < from || at > to) && !type.equals("jdk.CPUInformation")) {
                     continue;
                 }
-                switch (type) {
-                    case "jdk.CPUInformation":
-                        processors = event.getInt("hwThreads");
-                        break;
-                    case "jdk.CPULoad":
-                        jvmLoad += event.getFloat("jvmUser") + event.getFloat("jvmSystem");
-                        machineLoad += event.getFloat("machineTotal");
-                        loadEvents++;
-                        break;
-                    case "jdk.ThreadCPULoad": {
-                        RecordedThread thread = event.getThread("eventThread");
-                        if (thread != null) {
-                            double[] sumAndCount = threadLoad.computeIfAbsent(
-                                    threadName(thread) + "#" + thread.getOSThreadId(), k -> new double[2]);
-                            sumAndCount[0] += event.getFloat("user") + event.getFloat("system");
-                            sumAndCount[1]++;
-                        }
-                        break;
-                    }
-                    case "jdk.GarbageCollection":
-                        collections++;
-                        gcPauseMs += event.getDuration("sumOfPauses").toNanos() / 1e6;
-                        break;
-                    case "jdk.Compilation":
-                        compilations++;
-                        compileMs += event.getDuration().toNanos() / 1e6;
-                        break;
-                    case "jdk.ExecutionSample":
-                        if (event.getStackTrace() != null && !event.getStackTrace().getFrames().isEmpty()) {
-                            samples++;
-                            sample(event.getStackTrace().getFrames(), topFrames, owners, sdmqInclusive);
-                        }
-                        break;
-                    default:
-                        break;
-                }
+                profile.tally(type, event);
             }
         }
+        return profile.markdown(top);
+    }
+
+    /** Adds one event of the window to what it counts. */
+    private void tally(String type, RecordedEvent event) {
+        switch (type) {
+            case "jdk.CPUInformation" -> processors = event.getInt("hwThreads");
+            case "jdk.CPULoad" -> {
+                jvmLoad += event.getFloat("jvmUser") + event.getFloat("jvmSystem");
+                machineLoad += event.getFloat("machineTotal");
+                loadEvents++;
+            }
+            case "jdk.ThreadCPULoad" -> threadLoad(event);
+            case "jdk.GarbageCollection" -> {
+                collections++;
+                gcPauseMs += event.getDuration("sumOfPauses").toNanos() / 1e6;
+            }
+            case "jdk.Compilation" -> {
+                compilations++;
+                compileMs += event.getDuration().toNanos() / 1e6;
+            }
+            case "jdk.ExecutionSample" -> {
+                if (event.getStackTrace() != null && !event.getStackTrace().getFrames().isEmpty()) {
+                    samples++;
+                    sample(event.getStackTrace().getFrames());
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private void threadLoad(RecordedEvent event) {
+        RecordedThread thread = event.getThread("eventThread");
+        if (thread != null) {
+            double[] sumAndCount = threadLoad.computeIfAbsent(
+                    threadName(thread) + "#" + thread.getOSThreadId(), k -> new double[2]);
+            sumAndCount[0] += event.getFloat("user") + event.getFloat("system");
+            sumAndCount[1]++;
+        }
+    }
+
+    private String markdown(int top) {
         Map<String, Double> threadCores = new HashMap<>();
         for (Map.Entry<String, double[]> e : threadLoad.entrySet()) {
             String name = e.getKey().substring(0, e.getKey().lastIndexOf('#')).replaceAll("\\d+", "N");
@@ -110,8 +120,7 @@ final class Profile {
         return md.toString();
     }
 
-    private static void sample(List<RecordedFrame> frames, Map<String, Long> topFrames, Map<String, Long> owners,
-                               Map<String, Long> sdmqInclusive) {
+    private void sample(List<RecordedFrame> frames) {
         add(topFrames, name(frames.get(0).getMethod()));
         add(owners, owner(frames));
         Set<String> seen = new HashSet<>();

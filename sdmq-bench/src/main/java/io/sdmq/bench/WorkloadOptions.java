@@ -1,0 +1,20 @@
+package io.sdmq.bench;
+
+/**
+ * The command-line options the workloads share (see {@link Bench}), read once with their defaults.
+ *
+ * @param idleMs     --drain in ms: give up once nothing arrived for this long past the last due time
+ * @param maxDrainMs --max-drain in ms
+ * @param serverDb   the server's database, to read its status log; empty for none
+ */
+record WorkloadOptions(int producers, int consumers, int inflight, long idleMs, long maxDrainMs, String redisUrl,
+                       String prefix, String serverDb, String dbUser, String dbPassword) {
+
+    static WorkloadOptions of(Options options) {
+        return new WorkloadOptions(options.integer("producers", 4), options.integer("consumers", 4),
+                options.integer("inflight", 256), options.integer("drain", 30) * 1_000L,
+                options.integer("max-drain", 600) * 1_000L, options.text("redis", "redis://127.0.0.1:6379"),
+                options.text("prefix", "sdmq"), options.text("server-db", ""), options.text("db-user", "root"),
+                options.text("db-password", ""));
+    }
+}
