@@ -4,7 +4,6 @@ import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.Message;
 import io.sdmq.common.SdmqException;
 import io.sdmq.core.DelayQueue;
-import io.sdmq.server.config.SdmqProperties;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -19,51 +18,30 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /** What consumers do: wait for due messages, acknowledge, give back, extend (DESIGN §6). */
 @RestController
 class ConsumerController {
     private static final long EXTRA_WAIT_MS = 5_000;
     private static final int MAX_FINISH_IDS = 1_000;
-    /** Request threads that may wait for a parked pop themselves, at once (Tomcat has 200 by default). */
-    private static final int BLOCKING_WAITS = 16;
 
     private final DelayQueue queue;
     private final ApiExceptionHandler errors;
-    private final long blockingWaitMs;
-    private final Semaphore blockingWaits = new Semaphore(BLOCKING_WAITS);
 
-    ConsumerController(DelayQueue queue, ApiExceptionHandler errors, SdmqProperties properties) {
+    ConsumerController(DelayQueue queue, ApiExceptionHandler errors) {
         this.queue = queue;
         this.errors = errors;
-        this.blockingWaitMs = properties.consumer().blockingWait().toMillis();
     }
 
     /**
-     * Answers at once when the messages were popped in this call (a backlog) or come within the blocking wait, else
-     * parks the request until they come or the timeout ends. A reply ready by then skips the servlet container's
-     * asynchronous re-dispatch, a second pass through the filters and the dispatcher.
+     * Answers at once when the messages were popped in this call (a backlog), else parks the request, holding no
+     * thread, until they come or the timeout ends.
      */
     @GetMapping("/get/{topic}")
     Object get(@PathVariable String topic,
                @RequestParam(defaultValue = "30000") long timeout,
                @RequestParam(defaultValue = "1") int count) {
         CompletableFuture<List<Message>> popped = queue.pop(topic, count, Duration.ofMillis(timeout));
-        if (!popped.isDone() && blockingWaitMs > 0 && blockingWaits.tryAcquire()) {
-            try {
-                popped.get(Math.min(timeout, blockingWaitMs), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException | ExecutionException e) {
-                // still parked, or failed: answered below
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                blockingWaits.release();
-            }
-        }
         if (popped.isDone() && !popped.isCompletedExceptionally()) {
             return delivered(popped.join());
         }
