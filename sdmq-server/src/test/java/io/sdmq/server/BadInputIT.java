@@ -192,6 +192,7 @@ class BadInputIT {
                 // GET /get/{topic}
                 get("/get/order%20timeout").answers(400, "topic"),
                 get("/get/" + "t".repeat(65)).answers(400, "topic"),
+                get("/get/x%25y").answers(400, "topic"),
                 get("/get/orders?count=0").answers(400, "count"),
                 get("/get/orders?count=101").answers(400, "count"),
                 get("/get/orders?count=many").answers(400, "count"),
