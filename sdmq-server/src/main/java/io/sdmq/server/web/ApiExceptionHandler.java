@@ -105,7 +105,7 @@ class ApiExceptionHandler {
 
     @ExceptionHandler(NoResourceFoundException.class)
     ResponseEntity<ApiResponse<Void>> noResource(NoResourceFoundException e) {
-        return client(HttpStatus.NOT_FOUND, "no such endpoint");
+        return client(HttpStatus.NOT_FOUND, RefusedRequests.NO_SUCH_ENDPOINT);
     }
 
     @ExceptionHandler({DataAccessException.class, PersistenceException.class})
