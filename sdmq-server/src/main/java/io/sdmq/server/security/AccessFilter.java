@@ -14,7 +14,6 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.server.PathContainer;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -69,8 +68,8 @@ class AccessFilter extends OncePerRequestFilter {
         if (AccessRules.isPush(path) && !pushLimit.tryAcquire(caller)) {
             // not logged: a producer over its limit would flood the log; http.server.requests counts the 429s
             response.setHeader(HttpHeaders.RETRY_AFTER, "1");
-            write(response, HttpStatus.TOO_MANY_REQUESTS, "rate limit: at most " + pushLimit.perSecond()
-                    + " push requests per second (sdmq.limits.push-per-second); retry later");
+            ApiResponse.write(response, json, HttpStatus.TOO_MANY_REQUESTS, "rate limit: at most "
+                    + pushLimit.perSecond() + " push requests per second (sdmq.limits.push-per-second); retry later");
             return;
         }
         chain.doFilter(request, response);
@@ -93,14 +92,7 @@ class AccessFilter extends OncePerRequestFilter {
             throws IOException {
         log.warn("answering {} to {} {} from {}: {}", status.value(), request.getMethod(), request.getRequestURI(),
                 request.getRemoteAddr(), message);
-        write(response, status, message);
-    }
-
-    private void write(HttpServletResponse response, HttpStatus status, String message) throws IOException {
-        response.setStatus(status.value());
-        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        response.getOutputStream().write(json.writeValueAsBytes(new ApiResponse<>(false, status.value(), message,
-                null)));
+        ApiResponse.write(response, json, status, message);
     }
 
     private void logSettings() {

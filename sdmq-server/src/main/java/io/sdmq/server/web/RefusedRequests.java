@@ -10,6 +10,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The messages of error replies that no controller wrote: a request Tomcat refused before the application saw it, or
@@ -19,6 +20,8 @@ import java.util.Locale;
 final class RefusedRequests {
     private static final Logger log = LoggerFactory.getLogger(RefusedRequests.class);
     static final String NO_SUCH_ENDPOINT = "no such endpoint";
+    /** A parameter name that may be quoted in a message (and so in the log) as it is. */
+    private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
     private RefusedRequests() {
     }
@@ -83,6 +86,29 @@ final class RefusedRequests {
             return "path: must not climb above the root with .. segments";
         }
         return "path: must hold only the characters RFC 3986 allows, the others percent-encoded";
+    }
+
+    /** The rule the query string breaks when Tomcat cannot decode its parameters, naming the first bad one. */
+    static String queryRule(String query) {
+        for (String pair : query == null ? new String[0] : query.split("&")) {
+            int equals = pair.indexOf('=');
+            String name = decoded(equals < 0 ? pair : pair.substring(0, equals));
+            if (name == null) {
+                return "query: each parameter name must be percent-encoded UTF-8";
+            }
+            if (name.isEmpty() && equals >= 0) {
+                return "query: each parameter must have a name before its =";
+            }
+            if (equals >= 0 && decoded(pair.substring(equals + 1)) == null) {
+                return (PLAIN_NAME.matcher(name).matches() ? name : "query") + ": must be percent-encoded UTF-8";
+            }
+        }
+        return "parameters: too many, or not percent-encoded UTF-8 (in the query or a form body)";
+    }
+
+    private static String decoded(String text) {
+        byte[] bytes = percentDecoded(text);
+        return bytes == null ? null : utf8(bytes);
     }
 
     /** The bytes {@code text} stands for, or null when a % does not start two hex digits. */

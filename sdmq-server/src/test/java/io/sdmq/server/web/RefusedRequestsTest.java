@@ -30,6 +30,22 @@ class RefusedRequestsTest {
     }
 
     @Test
+    void a_query_tomcat_cannot_decode_names_its_first_bad_parameter() {
+        assertThat(RefusedRequests.queryRule("count=1&timeout=%zz"))
+                .isEqualTo("timeout: must be percent-encoded UTF-8");
+        assertThat(RefusedRequests.queryRule("timeout=1%")).isEqualTo("timeout: must be percent-encoded UTF-8");
+        assertThat(RefusedRequests.queryRule("count=%C0%AF")).isEqualTo("count: must be percent-encoded UTF-8");
+        assertThat(RefusedRequests.queryRule("%0A=%zz")).as("a name that could forge a log line is not quoted")
+                .isEqualTo("query: must be percent-encoded UTF-8");
+        assertThat(RefusedRequests.queryRule("%ZZ=1"))
+                .isEqualTo("query: each parameter name must be percent-encoded UTF-8");
+        assertThat(RefusedRequests.queryRule("jobId=1&=delay=1000"))
+                .isEqualTo("query: each parameter must have a name before its =");
+        assertThat(RefusedRequests.queryRule("a=1&b=2")).startsWith("parameters: too many, or not percent-encoded");
+        assertThat(RefusedRequests.queryRule(null)).startsWith("parameters: too many, or not percent-encoded");
+    }
+
+    @Test
     void an_error_status_without_a_body_gets_a_message_for_its_status() {
         assertThat(RefusedRequests.message(400, "GET", "/get/a%2Fb", true)).startsWith("path: ");
         assertThat(RefusedRequests.message(400, "GET", "/get/a", false)).isEqualTo("request: bad request");
