@@ -1,9 +1,6 @@
 package io.sdmq.server;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.sdmq.server.RunningServer.Reply;
-import io.sdmq.testing.TestServices;
-import io.sdmq.testing.TestServices.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,18 +37,15 @@ class BadInputIT {
     private static final String GONE_TOPIC = "bad-input-gone";
     private static final String GONE_KEY = "order-1";
 
-    private static HikariDataSource rows;
-    private static String prefix;
+    private static WatchedServer watched;
     private static RunningServer server;
     /** A message that was pushed and then deleted: every operation on it answers 409. */
     private static String deletedId;
 
     @BeforeAll
     static void startServer() {
-        TestDatabase db = TestServices.freshDatabase();
-        rows = (HikariDataSource) db.dataSource();
-        prefix = TestServices.freshKeyPrefix();
-        server = RunningServer.start(db, TestServices.redisUrl(), prefix, Map.of());
+        watched = WatchedServer.start(Map.of());
+        server = watched.server();
 
         Reply pushed = server.post("/push", message(Map.of("topic", GONE_TOPIC, "bizKey", GONE_KEY)));
         assertThat(pushed.status()).as(pushed.body()).isEqualTo(200);
@@ -62,34 +56,31 @@ class BadInputIT {
 
     @AfterAll
     static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-        if (rows != null) {
-            rows.close();
+        if (watched != null) {
+            watched.close();
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badRequests")
     void a_bad_request_answers_its_status_names_the_field_and_writes_nothing(BadRequest bad) {
-        StoreState before = StoreState.settled(rows, prefix);
+        StoreState before = watched.settledState();
 
         Answer answer = send(bad.request());
 
         assertAnswers(bad, answer);
-        assertThat(StoreState.of(rows, prefix)).as("MySQL row counts and Redis keys after " + bad).isEqualTo(before);
+        assertThat(watched.state()).as("MySQL row counts and Redis keys after " + bad).isEqualTo(before);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("unknownAndTerminalIds")
     void an_unknown_id_answers_404_and_a_deleted_message_409_without_a_row_written(BadRequest bad) {
-        StoreState before = StoreState.settled(rows, prefix);
+        StoreState before = watched.settledState();
 
         Answer answer = send(bad.request());
 
         assertAnswers(bad, answer);
-        StoreState after = StoreState.of(rows, prefix);
+        StoreState after = watched.state();
         assertThat(after.messages()).as("sdmq_message rows after " + bad).isEqualTo(before.messages());
         assertThat(after.logRows()).as("sdmq_message_log rows after " + bad).isEqualTo(before.logRows());
     }

@@ -1,9 +1,6 @@
 package io.sdmq.server;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.sdmq.server.RawHttp.Reply;
-import io.sdmq.testing.TestServices;
-import io.sdmq.testing.TestServices.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,28 +59,20 @@ class PathFuzzIT {
             new Route("GET", "/actuator/health", "/actuator/health"),
             new Route("GET", "/actuator/health/**", "/actuator/health/liveness/livenessState"));
 
-    private static HikariDataSource rows;
-    private static String prefix;
-    private static RunningServer server;
+    private static WatchedServer watched;
     private static RawHttp http;
 
     @BeforeAll
     static void startServer() {
-        TestDatabase db = TestServices.freshDatabase();
-        rows = (HikariDataSource) db.dataSource();
-        prefix = TestServices.freshKeyPrefix();
         // a short longest wait: a rewrite that drops timeout=0 asks for the default 30 s, and is refused
-        server = RunningServer.start(db, TestServices.redisUrl(), prefix, Map.of("sdmq.consumer.max-wait", "200ms"));
-        http = new RawHttp(server.http().base());
+        watched = WatchedServer.start(Map.of("sdmq.consumer.max-wait", "200ms"));
+        http = new RawHttp(watched.server().http().base());
     }
 
     @AfterAll
     static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-        if (rows != null) {
-            rows.close();
+        if (watched != null) {
+            watched.close();
         }
     }
 
@@ -119,19 +108,19 @@ class PathFuzzIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("foundByFuzzing")
     void each_request_a_fuzz_found_answers_the_envelope_naming_the_rule(Found found) {
-        StoreState before = StoreState.settled(rows, prefix);
+        StoreState before = watched.settledState();
 
         Reply reply = http.send(found.method(), found.target());
 
         assertThat(reply.status()).as(found + ": " + reply.body()).isEqualTo(found.status());
         assertThat(ErrorEnvelope.messageOf(found.toString(), found.status(), reply.body())).as("message of " + found)
                 .startsWith(found.messageStart());
-        assertThat(StoreState.of(rows, prefix)).as("MySQL row counts and Redis keys after " + found).isEqualTo(before);
+        assertThat(watched.state()).as("MySQL row counts and Redis keys after " + found).isEqualTo(before);
     }
 
     @Test
     void random_encodings_of_every_route_answer_no_5xx_only_envelopes_and_write_nothing(CapturedOutput output) {
-        StoreState before = StoreState.settled(rows, prefix);
+        StoreState before = watched.settledState();
         RandomEncodings encodings = new RandomEncodings(SEED);
         int sent = 0;
         for (int i = 0; i < REWRITES_PER_ROUTE; i++) {
@@ -145,17 +134,17 @@ class PathFuzzIT {
                     assertThat(reply.contentType()).as("Content-Type of " + what).startsWith("application/json");
                     ErrorEnvelope.messageOf(what, reply.status(), reply.body());
                 }
-                assertThat(StoreState.of(rows, prefix)).as("what " + what + " wrote").isEqualTo(before);
+                assertThat(watched.state()).as("what " + what + " wrote").isEqualTo(before);
             }
         }
-        assertThat(StoreState.settled(rows, prefix)).as("what seed " + SEED + " wrote").isEqualTo(before);
+        assertThat(watched.settledState()).as("what seed " + SEED + " wrote").isEqualTo(before);
         assertThat(output.getAll()).as("the log of seed " + SEED).doesNotContain(" ERROR ");
     }
 
     @Test
     void the_fuzz_covers_every_route_of_the_controllers() {
         Set<String> mapped = new TreeSet<>();
-        Map<RequestMappingInfo, HandlerMethod> handlers = server.bean("requestMappingHandlerMapping",
+        Map<RequestMappingInfo, HandlerMethod> handlers = watched.server().bean("requestMappingHandlerMapping",
                 RequestMappingHandlerMapping.class).getHandlerMethods();
         handlers.forEach((info, handler) -> {
             if (handler.getBeanType().getPackageName().equals("io.sdmq.server.web")) {
