@@ -13,7 +13,7 @@
 #   AB_PRODUCERS     producers of W1, W2, W4 and W5 (default 4, as the issue has them)
 #   AB_CONSUMERS     consumers of W1 to W5 (default 4, as the issue has them)
 #   AB_JAVA_OPTS     extra server JVM options (the parallel collector is always on, as in bench/run.sh)
-#   AB_SERVER_ARGS   extra server arguments, e.g. --sdmq.scheduler.cold-after=0
+#   AB_SERVER_ARGS   extra server arguments, e.g. --sdmq.journal.linger=20ms
 #   AB_WARMUP        0 skips the warm-ups (default 1)
 #   AB_INSTANCES     2 starts a second instance on the next port, same database and key prefix; the bench talks to
 #                    the first, "server" CPU is both together (default 1)

@@ -37,6 +37,10 @@ final class RunningServer implements ServerUnderTest, AutoCloseable {
         return context.getBean(type);
     }
 
+    <T> T bean(String name, Class<T> type) {
+        return context.getBean(name, type);
+    }
+
     @Override
     public HttpApi http() {
         return http;

@@ -14,9 +14,10 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
+import org.springframework.http.server.PathContainer;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.ServletRequestPathUtils;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
@@ -48,9 +49,8 @@ class AccessFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String raw = request.getRequestURI().substring(request.getContextPath().length());
-        String normalized = normalizedPath(request);
-        Optional<Role> needed = AccessRules.requiredRole(raw, normalized);
+        PathContainer path = ServletRequestPathUtils.parseAndCache(request).pathWithinApplication();
+        Optional<Role> needed = AccessRules.requiredRole(path);
         String caller = "address " + request.getRemoteAddr();
         if (needed.isPresent() && !rules.open()) {
             Optional<Caller> known = rules.caller(bearerToken(request));
@@ -65,20 +65,14 @@ class AccessFilter extends OncePerRequestFilter {
             }
             caller = known.get().name();
         }
-        if (AccessRules.isPush(raw, normalized) && !pushLimit.tryAcquire(caller)) {
+        if (AccessRules.isPush(path) && !pushLimit.tryAcquire(caller)) {
             // not logged: a producer over its limit would flood the log; http.server.requests counts the 429s
             response.setHeader(HttpHeaders.RETRY_AFTER, "1");
-            write(response, HttpStatus.TOO_MANY_REQUESTS, "rate limit: at most " + pushLimit.perSecond()
-                    + " push requests per second (sdmq.limits.push-per-second); retry later");
+            ApiResponse.write(response, json, HttpStatus.TOO_MANY_REQUESTS, "rate limit: at most "
+                    + pushLimit.perSecond() + " push requests per second (sdmq.limits.push-per-second); retry later");
             return;
         }
         chain.doFilter(request, response);
-    }
-
-    /** The decoded path within the application, with dot segments resolved, as the container maps it. */
-    private static String normalizedPath(HttpServletRequest request) {
-        String info = request.getPathInfo();
-        return info == null ? request.getServletPath() : request.getServletPath() + info;
     }
 
     private static String forbidden(Role needed) {
@@ -98,14 +92,7 @@ class AccessFilter extends OncePerRequestFilter {
             throws IOException {
         log.warn("answering {} to {} {} from {}: {}", status.value(), request.getMethod(), request.getRequestURI(),
                 request.getRemoteAddr(), message);
-        write(response, status, message);
-    }
-
-    private void write(HttpServletResponse response, HttpStatus status, String message) throws IOException {
-        response.setStatus(status.value());
-        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        response.getOutputStream().write(json.writeValueAsBytes(new ApiResponse<>(false, status.value(), message,
-                null)));
+        ApiResponse.write(response, json, status, message);
     }
 
     private void logSettings() {

@@ -56,18 +56,23 @@ final class AccessRules {
     }
 
     /**
-     * The role a request needs, judged on both forms of its path: {@code raw}, as sent and as Spring MVC matches it,
-     * and {@code normalized}, as the servlet container maps it. When the two disagree (dot segments, doubled
-     * slashes), the admin role. Empty for the paths open to everyone: health and the API documentation.
+     * The role a request for {@code path} needs: the path within the application as the dispatcher routes it, its
+     * segments decoded once (see {@code ServletRequestPathUtils}). Empty for the paths open to everyone: health and
+     * the API documentation.
      */
-    static Optional<Role> requiredRole(String raw, String normalized) {
-        Optional<Role> role = requiredRole(PathContainer.parsePath(raw));
-        return role.equals(requiredRole(PathContainer.parsePath(normalized))) ? role : Optional.of(Role.ADMIN);
+    static Optional<Role> requiredRole(PathContainer path) {
+        if (matches(OPEN, path)) {
+            return Optional.empty();
+        }
+        if (matches(PRODUCER, path)) {
+            return Optional.of(Role.PRODUCER);
+        }
+        return Optional.of(matches(CONSUMER, path) ? Role.CONSUMER : Role.ADMIN);
     }
 
-    /** True for the paths the push rate limit counts, in either form. */
-    static boolean isPush(String raw, String normalized) {
-        return matches(PUSH, PathContainer.parsePath(raw)) || matches(PUSH, PathContainer.parsePath(normalized));
+    /** True for the paths the push rate limit counts. */
+    static boolean isPush(PathContainer path) {
+        return matches(PUSH, path);
     }
 
     /**
@@ -106,16 +111,6 @@ final class AccessRules {
             String name = role.name().toLowerCase(Locale.ROOT) + " token " + (i + 1);
             tokens.add(new Token(sha256(token), role, name, token.length() < MIN_LENGTH));
         }
-    }
-
-    private static Optional<Role> requiredRole(PathContainer path) {
-        if (matches(OPEN, path)) {
-            return Optional.empty();
-        }
-        if (matches(PRODUCER, path)) {
-            return Optional.of(Role.PRODUCER);
-        }
-        return Optional.of(matches(CONSUMER, path) ? Role.CONSUMER : Role.ADMIN);
     }
 
     private static boolean matches(List<PathPattern> patterns, PathContainer path) {

@@ -8,7 +8,9 @@ import io.sdmq.common.RestoreInProgressException;
 import io.sdmq.common.SdmqException;
 import io.sdmq.common.TooManyRequestsException;
 import io.sdmq.common.UnavailableException;
+import jakarta.servlet.http.HttpServletRequest;
 import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -22,6 +24,7 @@ import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 import tools.jackson.core.JacksonException;
 
@@ -103,9 +106,31 @@ class ApiExceptionHandler {
         return client(HttpStatus.METHOD_NOT_ALLOWED, "method " + e.getMethod() + " is not allowed here");
     }
 
+    /** Tomcat could not decode the query (or form) parameters, or there were too many. */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<ApiResponse<Void>> badParameters(InvalidParameterException e, HttpServletRequest request) {
+        if (e.getErrorCode() == HttpStatus.CONTENT_TOO_LARGE.value()) {
+            return client(HttpStatus.CONTENT_TOO_LARGE, "parameters: too many, or a form body too large");
+        }
+        return client(HttpStatus.BAD_REQUEST, RefusedRequests.queryRule(request.getQueryString()));
+    }
+
+    /**
+     * Spring Boot's health endpoint fails an assertion, instead of answering 404, on a path below a component or group
+     * that does not exist (e.g. {@code /actuator/health/x/y}); any other illegal state is a failure of ours.
+     */
+    @ExceptionHandler(IllegalStateException.class)
+    ResponseEntity<ApiResponse<Void>> illegalState(IllegalStateException e, HttpServletRequest request) {
+        if (request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE) instanceof String pattern
+                && pattern.endsWith("/health/**")) {
+            return client(HttpStatus.NOT_FOUND, RefusedRequests.NO_SUCH_ENDPOINT);
+        }
+        return unexpected(e);
+    }
+
     @ExceptionHandler(NoResourceFoundException.class)
     ResponseEntity<ApiResponse<Void>> noResource(NoResourceFoundException e) {
-        return client(HttpStatus.NOT_FOUND, "no such endpoint");
+        return client(HttpStatus.NOT_FOUND, RefusedRequests.NO_SUCH_ENDPOINT);
     }
 
     @ExceptionHandler({DataAccessException.class, PersistenceException.class})

@@ -1,7 +1,12 @@
 package io.sdmq.server.web;
 
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
 
 /**
  * The envelope of every reply: {@code code} equals the HTTP status, so sdmq clients that test
@@ -19,5 +24,14 @@ public record ApiResponse<T>(boolean success, int code, String message, T data) 
 
     public static ResponseEntity<ApiResponse<Void>> error(HttpStatus status, String message) {
         return ResponseEntity.status(status).body(new ApiResponse<>(false, status.value(), message, null));
+    }
+
+    /** Writes the error envelope to {@code response} itself, for a filter that answers before Spring MVC. */
+    public static void write(HttpServletResponse response, JsonMapper json, HttpStatus status, String message)
+            throws IOException {
+        response.setStatus(status.value());
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        response.getOutputStream().write(json.writeValueAsBytes(new ApiResponse<>(false, status.value(), message,
+                null)));
     }
 }

@@ -34,8 +34,8 @@ class ConsumerController {
     }
 
     /**
-     * Answers at once when the messages were popped in this call (a backlog), else parks the request until they come
-     * or the timeout ends.
+     * Answers at once when the messages were popped in this call (a backlog), else parks the request, holding no
+     * thread, until they come or the timeout ends.
      */
     @GetMapping("/get/{topic}")
     Object get(@PathVariable String topic,

@@ -3,6 +3,7 @@ package io.sdmq.server.security;
 import io.sdmq.server.config.SdmqProperties;
 import io.sdmq.server.security.AccessRules.Role;
 import org.junit.jupiter.api.Test;
+import org.springframework.http.server.PathContainer;
 
 import java.util.List;
 import java.util.Optional;
@@ -41,11 +42,17 @@ class AccessRulesTest {
     }
 
     @Test
-    void a_path_whose_raw_and_normalized_forms_disagree_needs_admin() {
-        assertThat(AccessRules.requiredRole("/actuator/health/../prometheus", "/actuator/prometheus"))
-                .hasValue(Role.ADMIN);
-        assertThat(AccessRules.requiredRole("/push/../get/x", "/get/x")).hasValue(Role.ADMIN);
-        assertThat(AccessRules.requiredRole("//push", "/push")).hasValue(Role.ADMIN);
+    void a_path_is_matched_as_the_dispatcher_routes_it_its_segments_decoded_once() {
+        assertThat(role("/get/x%25y")).hasValue(Role.CONSUMER);
+        assertThat(role("/get/x%2525")).hasValue(Role.CONSUMER);
+        assertThat(role("/p%75sh")).hasValue(Role.PRODUCER);
+        assertThat(role("/get/x%2Fy")).as("an encoded slash stays within its segment").hasValue(Role.CONSUMER);
+        assertThat(role("/push;x=1")).as("a path parameter is not part of the segment").hasValue(Role.PRODUCER);
+        for (String admin : List.of("/push/../get/x", "//push", "/push/", "/actuator/%2e%2e/prometheus")) {
+            assertThat(role(admin)).as(admin).hasValue(Role.ADMIN);
+        }
+        assertThat(role("/actuator/health/../prometheus")).as("routed to health, which serves no ../prometheus")
+                .isEmpty();
     }
 
     @Test
@@ -80,12 +87,12 @@ class AccessRulesTest {
 
     @Test
     void only_push_paths_count_for_the_rate_limit() {
-        assertThat(AccessRules.isPush("/push", "/push")).isTrue();
-        assertThat(AccessRules.isPush("/push/batch", "/push/batch")).isTrue();
-        assertThat(AccessRules.isPush("/delete", "/delete")).isFalse();
+        assertThat(AccessRules.isPush(PathContainer.parsePath("/push"))).isTrue();
+        assertThat(AccessRules.isPush(PathContainer.parsePath("/push/batch"))).isTrue();
+        assertThat(AccessRules.isPush(PathContainer.parsePath("/delete"))).isFalse();
     }
 
     private static Optional<Role> role(String path) {
-        return AccessRules.requiredRole(path, path);
+        return AccessRules.requiredRole(PathContainer.parsePath(path));
     }
 }
