@@ -23,9 +23,10 @@ class AdminController {
         this.queue = queue;
     }
 
+    /** A message and its history; the route keeps the name sdmq clients know. */
     @GetMapping("/job/{id}")
-    ResponseEntity<ApiResponse<Job>> job(@PathVariable String id) {
-        return ApiResponse.ok(Job.of(queue.message(MessageIds.parse(id, null))));
+    ResponseEntity<ApiResponse<MessageReply>> message(@PathVariable String id) {
+        return ApiResponse.ok(MessageReply.of(queue.message(MessageIds.parse(id, null))));
     }
 
     @PostMapping("/requeue")
@@ -36,13 +37,13 @@ class AdminController {
     }
 
     /** A message, its status and its transition history, as MySQL records them. */
-    record Job(String id, String topic, String bizKey, String body, String status, int attempts, int maxAttempts,
+    record MessageReply(String id, String topic, String bizKey, String body, String status, int attempts, int maxAttempts,
                int priority, long ttr, long createTime, long dueTime, long updateTime, List<Step> history) {
 
-        static Job of(MessageView view) {
+        static MessageReply of(MessageView view) {
             StoredMessage s = view.stored();
             Message m = s.message();
-            return new Job(Long.toString(m.id()), m.topic(), m.bizKey(), m.body(), s.status().name(), m.attempts(),
+            return new MessageReply(Long.toString(m.id()), m.topic(), m.bizKey(), m.body(), s.status().name(), m.attempts(),
                     m.maxAttempts(), m.priority(), m.ttrMs(), m.createTime(), m.dueTime(), s.updateTime(),
                     view.history().stream().map(Step::of).toList());
         }

@@ -9,11 +9,9 @@ import io.sdmq.common.SdmqException;
 import io.sdmq.common.TooManyRequestsException;
 import io.sdmq.common.UnavailableException;
 import jakarta.servlet.http.HttpServletRequest;
-import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -131,12 +129,6 @@ class ApiExceptionHandler {
     @ExceptionHandler(NoResourceFoundException.class)
     ResponseEntity<ApiResponse<Void>> noResource(NoResourceFoundException e) {
         return client(HttpStatus.NOT_FOUND, RefusedRequests.NO_SUCH_ENDPOINT);
-    }
-
-    @ExceptionHandler({DataAccessException.class, PersistenceException.class})
-    ResponseEntity<ApiResponse<Void>> storeDown(RuntimeException e) {
-        log.error("answering 503: a backing store failed ({}); the client may retry", e.toString());
-        return ApiResponse.error(HttpStatus.SERVICE_UNAVAILABLE, "Redis or MySQL is unavailable; retry later");
     }
 
     @ExceptionHandler(Exception.class)

@@ -23,14 +23,14 @@ class RecoveryController {
     }
 
     @RequestMapping(path = "/reStoreJob", method = {RequestMethod.POST, RequestMethod.GET})
-    ResponseEntity<ApiResponse<JobRestore>> restoreJob(@RequestParam(required = false) String jobId,
-                                                       @RequestParam(required = false) String id,
-                                                       @RequestParam(defaultValue = "true") boolean expire) {
+    ResponseEntity<ApiResponse<MessageRestore>> restoreMessage(@RequestParam(required = false) String jobId,
+                                                               @RequestParam(required = false) String id,
+                                                               @RequestParam(defaultValue = "true") boolean expire) {
         long messageId = MessageIds.parse(jobId, id);
-        return ApiResponse.ok(new JobRestore(Long.toString(messageId), queue.restoreMessage(messageId, expire).name()));
+        return ApiResponse.ok(new MessageRestore(Long.toString(messageId), queue.restoreMessage(messageId, expire).name()));
     }
 
     /** What a restore did with one message: RESTORED, ALREADY_PRESENT, EXPIRED or GONE. */
-    record JobRestore(String id, String outcome) {
+    record MessageRestore(String id, String outcome) {
     }
 }
