@@ -47,7 +47,7 @@ final class Delivery {
         pushed.addTo(result);
         result.put("durationSeconds", Workloads.round3((System.nanoTime() - started) / 1e9));
         if (!options.serverDb().isEmpty()) {
-            // the pops' transitions are journaled in the background
+            // the pops' transitions are written to the status log in the background
             target.settle();
             ServerLog.lateness(options.serverDb(), options.dbUser(), options.dbPassword(), topic, result);
         }

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
- * Keeps a message's transitions in the journal queue in the order they happened in Redis. A push or a pop holds
+ * Keeps a message's transitions in the status log queue in the order they happened in Redis. A push or a pop holds
  * its bucket's shared lock from its script until its transition is queued; a move holds the exclusive lock, so no
  * message can be moved before its DELAY is queued, nor popped before its READY is.
  */

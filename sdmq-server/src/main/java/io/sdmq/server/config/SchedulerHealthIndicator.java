@@ -5,7 +5,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 
-/** {@code scheduler} in {@code /actuator/health}: up while the scheduler, reaper and journal writer run. */
+/** {@code scheduler} in {@code /actuator/health}: up while the scheduler, reaper, warmer and status log writers run. */
 @Component("scheduler")
 class SchedulerHealthIndicator implements HealthIndicator {
     private final Engine engine;

@@ -23,7 +23,7 @@ import java.util.List;
  * @param maxBodySize  largest message body, UTF-8 (64KB)
  * @param retry        redelivery policy when the producer gives none
  * @param scheduler    scheduling loop settings
- * @param journal      MySQL writer settings
+ * @param journal      the status log writers' settings (the property prefix keeps its first name)
  * @param consumer     long-poll settings
  * @param recovery     restore, reconcile and retention settings
  * @param auth         bearer tokens of the three roles; none at all leaves the server open
