@@ -5,6 +5,7 @@ import io.sdmq.common.PushRules;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How the engine runs; Spring-free. Every default is defined once, in {@link Builder}: build with
@@ -121,9 +122,10 @@ public record EngineSettings(PushRules pushRules, String host, int moveBatch, Du
         public Builder readySweep(Duration value) { readySweep = value; return this; }
         // @formatter:on
 
-        /** The recovery settings, set by name on the builder this answers. */
-        public RecoverySettings.Builder recovery() {
-            return recovery;
+        /** Sets recovery settings by name: {@code .recovery(r -> r.retention(Duration.ZERO))}. */
+        public Builder recovery(Consumer<RecoverySettings.Builder> settings) {
+            settings.accept(recovery);
+            return this;
         }
 
         public EngineSettings build() {

@@ -66,7 +66,10 @@ public record SdmqProperties(
         set(consumer.maxWait(), b::maxWait);
         set(consumer.readySweep(), b::readySweep);
         set(consumer.maxWaitingPerTopic(), b::maxWaitingPerTopic);
-        RecoverySettings.Builder r = b.recovery();
+        return b.recovery(this::bindRecovery).build();
+    }
+
+    private void bindRecovery(RecoverySettings.Builder r) {
         set(recovery.autoRestore(), r::autoRestore);
         set(recovery.reconcileInterval(), r::reconcileInterval);
         set(recovery.waitPutAge(), r::waitPutAge);
@@ -74,7 +77,6 @@ public record SdmqProperties(
         set(recovery.retention(), r::retention);
         set(recovery.purgeBatch(), r::purgeBatch);
         set(recovery.restorePage(), r::restorePage);
-        return b.build();
     }
 
     private static <T> void set(T value, java.util.function.Consumer<T> setter) {
