@@ -16,8 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,7 +40,6 @@ public final class Engine implements AutoCloseable {
             Executors.newSingleThreadScheduledExecutor(Daemons.factory("sdmq-timer"));
     private final WaitingConsumers waiting;
     private final RestoreFromLog restorer;
-    private final List<TimedLoop> steps = new ArrayList<>();
     private final Loops loops;
     private final Producer producer;
     private final Consumer consumer;
@@ -79,10 +76,7 @@ public final class Engine implements AutoCloseable {
                 new TimedLoop("sdmq-reaper", reaper, clock, refreshMs, reaperAlarm));
     }
 
-    /**
-     * The loops besides the scheduler and the reaper: the warmer, the reconciler and retention. In {@link #steps}
-     * they are ordered as {@link #runOnce()} runs them.
-     */
+    /** The scheduler and the reaper with the warmer, the reconciler and retention. */
     private Loops loops(EngineSettings settings, Schedule schedule, MessageLog messageLog, Wakeups wakeups,
                         TimedLoop scheduler, TimedLoop reaper) {
         long refreshMs = settings.maxSleep().toMillis();
@@ -95,12 +89,9 @@ public final class Engine implements AutoCloseable {
         RecoverySettings recovery = settings.recovery();
         TimedLoop reconciler = new TimedLoop("sdmq-reconciler", new ReconcileWithLog(messageLog, restorer, recovery),
                 clock, recovery.reconcileInterval().toMillis());
-        steps.addAll(List.of(reconciler, warmer, scheduler, reaper));
-        List<TimedLoop> others = new ArrayList<>(List.of(reconciler));
-        if (!recovery.retention().isZero()) {
-            others.add(new TimedLoop("sdmq-retention", new PurgeOldMessages(messageLog, recovery), clock, 60_000));
-        }
-        return new Loops(List.of(scheduler, reaper, warmer), others);
+        TimedLoop retention = recovery.retention().isZero() ? null
+                : new TimedLoop("sdmq-retention", new PurgeOldMessages(messageLog, recovery), clock, 60_000);
+        return new Loops(reconciler, warmer, scheduler, reaper, retention);
     }
 
     public Producer producer() {
@@ -155,7 +146,7 @@ public final class Engine implements AutoCloseable {
 
     /** Runs the reconciler, the warmer, the scheduler and the reaper once at the clock's time: for step-wise tests. */
     void runOnce() {
-        steps.forEach(TimedLoop::runOnce);
+        loops.runOnce();
     }
 
     private void ready(int bucket, Set<String> topics) {

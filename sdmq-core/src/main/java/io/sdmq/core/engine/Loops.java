@@ -1,31 +1,43 @@
 package io.sdmq.core.engine;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Starts and stops the engine's timed loops. The first ones named are watched for health; the others (reconciler,
- * retention) may pause while MySQL is away without the instance counting as unhealthy.
+ * Starts and stops the engine's timed loops. The scheduler, the reaper and the warmer are watched for health; the
+ * reconciler and retention may pause while MySQL is away without the instance counting as unhealthy.
  */
 final class Loops {
+    /** The loops {@link #runOnce()} runs, in its order. */
+    private final List<TimedLoop> steps;
     private final List<TimedLoop> watched;
-    private final List<TimedLoop> others;
+    private final List<TimedLoop> all;
 
-    Loops(List<TimedLoop> watched, List<TimedLoop> others) {
-        this.watched = List.copyOf(watched);
-        this.others = List.copyOf(others);
+    /** @param retention the retention loop, or null when terminal messages are kept forever */
+    Loops(TimedLoop reconciler, TimedLoop warmer, TimedLoop scheduler, TimedLoop reaper, TimedLoop retention) {
+        this.steps = List.of(reconciler, warmer, scheduler, reaper);
+        this.watched = List.of(scheduler, reaper, warmer);
+        List<TimedLoop> loops = new ArrayList<>(steps);
+        if (retention != null) {
+            loops.add(retention);
+        }
+        this.all = List.copyOf(loops);
     }
 
     void start() {
-        watched.forEach(TimedLoop::start);
-        others.forEach(TimedLoop::start);
+        all.forEach(TimedLoop::start);
     }
 
     void stop() {
-        watched.forEach(TimedLoop::stop);
-        others.forEach(TimedLoop::stop);
+        all.forEach(TimedLoop::stop);
     }
 
     boolean healthy() {
         return watched.stream().allMatch(TimedLoop::healthy);
+    }
+
+    /** The reconciler, the warmer, the scheduler and the reaper once at the clock's time: for step-wise tests. */
+    void runOnce() {
+        steps.forEach(TimedLoop::runOnce);
     }
 }
