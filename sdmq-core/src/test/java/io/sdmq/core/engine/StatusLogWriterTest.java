@@ -229,10 +229,11 @@ class StatusLogWriterTest {
         final List<Message> messages = new ArrayList<>();
         final Future<Long> held;
         final StatusLogWriter background;
+        final StatusLogWriter durable;
 
         Burst(int backgroundCapacity, int count) {
             CountDownLatch holding = new CountDownLatch(1);
-            StatusLogWriter durable = writer(recordingInserts(new InMemoryMessageLog(), new ArrayList<>(), holding,
+            durable = writer(recordingInserts(new InMemoryMessageLog(), new ArrayList<>(), holding,
                     release), 1_000, 10, Duration.ZERO, StatusLogWriter.Yielding.NEVER);
             background = writer(recordingApplies(messageLog, applied), backgroundCapacity, 10, Duration.ZERO,
                     new StatusLogWriter.Yielding(durable::busy, MAX_YIELD.toNanos()));
@@ -250,11 +251,17 @@ class StatusLogWriterTest {
             backgroundThread.start();
         }
 
-        /** Lets the held insert commit, then steps the ticker past the durable writer's quiet time. */
+        /**
+         * Lets the held insert commit, then steps the ticker past the durable writer's quiet time until it is idle
+         * (its writing ends a moment after the insert's caller is answered).
+         */
         void endDurableWrite() throws Exception {
             release.countDown();
             held.get(5, TimeUnit.SECONDS);
-            ticker.addAndGet(StatusLogWriter.QUIET_NANOS);
+            await().until(() -> {
+                ticker.addAndGet(StatusLogWriter.QUIET_NANOS);
+                return !durable.busy();
+            });
         }
     }
 
