@@ -12,6 +12,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import tools.jackson.databind.JsonNode;
 
 import javax.sql.DataSource;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -179,6 +181,41 @@ class EndToEndIT {
     }
 
     @Test
+    void replies_go_out_whole_with_their_length_not_in_chunks() throws Exception {
+        String topic = "whole-" + ThreadLocalRandom.current().nextInt(1_000_000);
+        HttpApi http = server.http();
+        String push = "{\"topic\":\"" + topic + "\",\"body\":\"w\",\"delay\":0}";
+        HttpResponse<String> pushed = http.send("POST", "/push", null, push);
+        String id = data(pushed).asString();
+        // one answered in its own call (the message is ready), one parked and answered by an asynchronous re-dispatch
+        HttpResponse<String> got = http.send("GET", "/get/" + topic + "?timeout=5000", null, null);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<HttpResponse<String>> parked = pool.submit(() ->
+                    http.send("GET", "/get/" + topic + "?timeout=10000", null, null));
+            Thread.sleep(1_500);
+            HttpResponse<String> late = http.send("POST", "/push", null, push);
+            HttpResponse<String> woken = parked.get(10, TimeUnit.SECONDS);
+            assertThat(data(woken).get(0).get("id").asString())
+                    .isEqualTo(data(late).asString());
+
+            for (HttpResponse<String> reply : List.of(pushed, got, woken,
+                    http.send("POST", "/finish", null, "[\"" + id + "\"]"),
+                    http.send("GET", "/get/" + topic + "?timeout=0", null, null),
+                    http.send("POST", "/push", null, "{\"topic\":\"a b\",\"body\":\"w\",\"delay\":0}"),
+                    http.send("GET", "/no-such-endpoint", null, null))) {
+                assertThat(reply.headers().firstValue("Transfer-Encoding")).as(reply.uri().toString()).isEmpty();
+                assertThat(reply.headers().firstValueAsLong("Content-Length")).as(reply.uri().toString())
+                        .hasValue(reply.body().getBytes(StandardCharsets.UTF_8).length);
+            }
+            assertThat(got.statusCode()).isEqualTo(200);
+            assertThat(data(got).get(0).get("id").asString()).isEqualTo(id);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void a_message_with_deliver_at_is_delivered_then() {
         long at = System.currentTimeMillis() + 700;
         String topic = "at-" + ThreadLocalRandom.current().nextInt(1_000_000);
@@ -232,6 +269,10 @@ class EndToEndIT {
         assertThat(server.get("/actuator/metrics/sdmq.journal.pending").json().get("measurements").get(0)
                 .get("value").asDouble()).isGreaterThanOrEqualTo(0);
         assertThat(server.get("/v3/api-docs").body()).contains("/push", "/get/{topic}");
+    }
+
+    private static JsonNode data(HttpResponse<String> reply) {
+        return new Reply(reply.statusCode(), reply.body()).data();
     }
 
     private static String pushOk(String topic, long delay, String body) {
