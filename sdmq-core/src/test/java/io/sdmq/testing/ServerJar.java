@@ -139,7 +139,14 @@ public final class ServerJar {
      * {@code /actuator/health} answers 200; kills the process if it does not.
      */
     public static Started start(Map<String, ?> properties) {
-        int port = FreePort.find();
+        return start(FreePort.find(), properties);
+    }
+
+    /**
+     * {@link #start(Map)} on a given loopback port: for a test whose client calls the port before the server is up
+     * (a client's retries).
+     */
+    public static Started start(int port, Map<String, ?> properties) {
         Path target = moduleDir().resolve("target");
         Path log = target.resolve("server-process-" + port + ".log");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");

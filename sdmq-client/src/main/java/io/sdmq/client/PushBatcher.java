@@ -1,0 +1,151 @@
+package io.sdmq.client;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * Gathers the pushes of any number of threads into batches: one sender thread drains the buffer into an open batch
+ * per {@code onDuplicate} (the server wants one policy per batch) and sends a batch when it holds {@code maxBatch}
+ * messages or its oldest message has waited {@code linger}, with at most {@code maxInFlightBatches} batches sent and
+ * not yet answered. The buffer counts the messages accepted and not yet sent, at most {@code bufferSize}; while the
+ * sender waits for a batch to end, it fills, and pushes block or fail.
+ *
+ * <p>{@link #close} stops taking messages, has the sender send every one it took (without waiting for the linger),
+ * and returns when every batch is answered. A push that races with close is either refused or sent: the push holds a
+ * read lock while it enters the buffer, close takes the write lock to shut the door.
+ */
+final class PushBatcher implements AutoCloseable {
+    private static final System.Logger log = System.getLogger(PushBatcher.class.getName());
+    /** Put in the queue by {@link #close} to wake the sender at once. */
+    private static final Pending WAKE_UP = new Pending(PushMessage.of("-", "-"), null, 0);
+
+    private final ClientSettings settings;
+    private final SendBatch sendBatch;
+    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final Semaphore room;
+    private final Semaphore inFlight;
+    private final ReadWriteLock door = new ReentrantReadWriteLock();
+    private final Thread sender;
+    private volatile boolean closed;
+
+    PushBatcher(ClientSettings settings, SendBatch sendBatch) {
+        this.settings = settings;
+        this.sendBatch = sendBatch;
+        this.room = new Semaphore(settings.bufferSize());
+        this.inFlight = new Semaphore(settings.maxInFlightBatches());
+        this.sender = new Thread(this::run, "sdmq-client-sender");
+        sender.setDaemon(true);
+        sender.start();
+    }
+
+    /**
+     * Puts {@code message} in the buffer; its future completes with the id once the server committed it. A full
+     * buffer blocks the caller, or fails the future, as {@code whenBufferFull} says; so does a closed batcher.
+     */
+    CompletableFuture<String> add(PushMessage message) {
+        door.readLock().lock();
+        try {
+            if (closed) {
+                return CompletableFuture.failedFuture(new SdmqClientException.Closed("the client is closed"));
+            }
+            if (settings.whenBufferFull() == WhenBufferFull.BLOCK) {
+                room.acquireUninterruptibly();
+            } else if (!room.tryAcquire()) {
+                return CompletableFuture.failedFuture(new SdmqClientException.BufferFull("the client's buffer holds "
+                        + settings.bufferSize() + " messages not yet sent (bufferSize), and whenBufferFull is FAIL"));
+            }
+            Pending pending = new Pending(message, new CompletableFuture<>(), System.nanoTime());
+            queue.add(pending);
+            return pending.id();
+        } finally {
+            door.readLock().unlock();
+        }
+    }
+
+    /** Sends every message accepted so far and waits until each has its outcome; later pushes fail. */
+    @Override
+    public void close() {
+        door.writeLock().lock();
+        try {
+            closed = true;
+        } finally {
+            door.writeLock().unlock();
+        }
+        queue.add(WAKE_UP);
+        boolean interrupted = false;
+        while (sender.isAlive()) {
+            try {
+                sender.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void run() {
+        Map<OnDuplicate, List<Pending>> open = new EnumMap<>(OnDuplicate.class);
+        List<Pending> taken = new ArrayList<>();
+        while (!closed || !queue.isEmpty() || !open.isEmpty()) {
+            try {
+                takeInto(taken, open);
+                for (Pending p : taken) {
+                    List<Pending> batch = open.computeIfAbsent(p.message().onDuplicate(), policy -> new ArrayList<>());
+                    batch.add(p);
+                    if (batch.size() == settings.maxBatch()) {
+                        dispatch(open.remove(p.message().onDuplicate()));
+                    }
+                }
+                taken.clear();
+                dispatchLingered(open);
+            } catch (Throwable t) {
+                log.log(System.Logger.Level.ERROR, "the sdmq client's sender failed; it goes on", t);
+            }
+        }
+        inFlight.acquireUninterruptibly(settings.maxInFlightBatches());
+    }
+
+    /** Waits for a message, at most until the oldest open batch has lingered enough, then takes what else is there. */
+    private void takeInto(List<Pending> taken, Map<OnDuplicate, List<Pending>> open) throws InterruptedException {
+        long wait = TimeUnit.SECONDS.toNanos(1);
+        for (List<Pending> batch : open.values()) {
+            wait = Math.min(wait, batch.get(0).acceptedNanos() + settings.linger().toNanos() - System.nanoTime());
+        }
+        Pending first = closed ? queue.poll() : queue.poll(Math.max(wait, 0), TimeUnit.NANOSECONDS);
+        if (first != null) {
+            taken.add(first);
+            queue.drainTo(taken, settings.bufferSize());
+        }
+        taken.removeIf(p -> p == WAKE_UP);
+    }
+
+    /** Sends each open batch whose oldest message has waited the linger; every open batch once closed. */
+    private void dispatchLingered(Map<OnDuplicate, List<Pending>> open) {
+        long now = System.nanoTime();
+        open.values().removeIf(batch -> {
+            boolean due = closed || now - batch.get(0).acceptedNanos() >= settings.linger().toNanos();
+            if (due) {
+                dispatch(batch);
+            }
+            return due;
+        });
+    }
+
+    /** Waits for room among the batches in flight, frees the batch's room in the buffer and sends it. */
+    private void dispatch(List<Pending> batch) {
+        inFlight.acquireUninterruptibly();
+        room.release(batch.size());
+        sendBatch.send(batch).whenComplete((done, never) -> inFlight.release());
+    }
+}

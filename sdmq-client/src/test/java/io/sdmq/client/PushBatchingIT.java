@@ -1,0 +1,198 @@
+package io.sdmq.client;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static io.sdmq.client.TestServer.freshTopic;
+import static io.sdmq.client.TestServer.receive;
+import static io.sdmq.client.TestServer.requestsServed;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The pushes of many threads gathered into {@code /push/batch} calls, against the server jar: every message gets its
+ * own id or its own error, the buffer is bounded, a lone message leaves after the linger, close sends what is left.
+ */
+class PushBatchingIT {
+    private static final int THREADS = 8;
+    private static final int PER_THREAD = 500;
+
+    private final URI server = TestServer.shared();
+    private final String topic = freshTopic();
+
+    /** One way to push: {@code push} (the future is done when it returns) or {@code pushAsync}. */
+    @FunctionalInterface
+    private interface Push {
+        CompletableFuture<String> apply(SdmqClient client, PushMessage message);
+    }
+
+    @Test
+    void blocking_pushes_of_8_threads_are_gathered_into_few_batches_and_all_delivered() throws Exception {
+        pushFromManyThreads((client, message) -> CompletableFuture.completedFuture(client.push(message)), 3);
+    }
+
+    @Test
+    void async_pushes_of_8_threads_are_gathered_into_full_batches_and_all_delivered() throws Exception {
+        pushFromManyThreads(SdmqClient::pushAsync, 20);
+    }
+
+    /**
+     * 8 threads push 500 messages each, then wait for their ids; every id is distinct, every message is delivered,
+     * and the client made at most one {@code /push/batch} call per {@code fewer} messages, as the server counted too.
+     */
+    private void pushFromManyThreads(Push push, int fewer) throws Exception {
+        long served = requestsServed(server, "/push/batch");
+        List<String> ids = new ArrayList<>();
+        ClientStats stats;
+        try (SdmqClient client = SdmqClient.builder(server).build()) {
+            ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+            List<Future<List<String>>> pushed = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                int thread = t;
+                pushed.add(threads.submit(() -> pushes(client, push, thread)));
+            }
+            for (Future<List<String>> each : pushed) {
+                ids.addAll(each.get());
+            }
+            threads.shutdown();
+            stats = client.stats();
+            assertThat(Set.copyOf(ids)).hasSize(THREADS * PER_THREAD);
+            assertThat(receive(client, topic, THREADS * PER_THREAD)).extracting(Delivered::id)
+                    .containsExactlyInAnyOrderElementsOf(ids);
+        }
+        assertThat(stats.batchedMessages()).isEqualTo(THREADS * PER_THREAD);
+        assertThat(stats.batches()).isLessThanOrEqualTo(THREADS * PER_THREAD / fewer);
+        assertThat(stats.retries()).isZero();
+        await().untilAsserted(() -> assertThat(requestsServed(server, "/push/batch") - served)
+                .isEqualTo(stats.batches()));
+    }
+
+    private List<String> pushes(SdmqClient client, Push push, int thread) {
+        List<CompletableFuture<String>> async = new ArrayList<>();
+        for (int i = 0; i < PER_THREAD; i++) {
+            PushMessage message = PushMessage.of(topic, thread + "-" + i);
+            async.add(push.apply(client, message));
+        }
+        return async.stream().map(CompletableFuture::join).toList();
+    }
+
+    @Test
+    void a_batch_with_one_bad_message_fails_only_that_message() {
+        try (SdmqClient client = SdmqClient.builder(server).linger(Duration.ofMillis(500)).build()) {
+            List<CompletableFuture<String>> futures = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                futures.add(client.pushAsync(PushMessage.of(i == 5 ? "a b" : topic, "m-" + i)));
+            }
+
+            assertThat(futures.get(5)).failsWithin(Duration.ofSeconds(30)).withThrowableOfType(Exception.class)
+                    .havingCause().isInstanceOfSatisfying(SdmqClientException.InvalidRequest.class, e -> {
+                        assertThat(e.status()).isEqualTo(400);
+                        assertThat(e.serverMessage()).startsWith("topic: ");
+                    });
+            futures.remove(5);
+            List<String> ids = futures.stream().map(CompletableFuture::join).toList();
+            assertThat(Set.copyOf(ids)).hasSize(9);
+            assertThat(client.stats().batches()).isEqualTo(1);
+            assertThat(client.stats().requests()).as("one batch, then each of its messages alone").isEqualTo(11);
+            assertThat(receive(client, topic, 9)).extracting(Delivered::id).containsExactlyInAnyOrderElementsOf(ids);
+        }
+    }
+
+    @Test
+    void messages_with_different_duplicate_policies_never_share_a_batch() {
+        try (SdmqClient client = SdmqClient.builder(server).linger(Duration.ofMillis(500)).build()) {
+            List<CompletableFuture<String>> futures = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                OnDuplicate policy = i % 2 == 0 ? OnDuplicate.IGNORE : OnDuplicate.REPLACE;
+                futures.add(client.pushAsync(PushMessage.builder(topic, "m").bizKey("k-" + i).onDuplicate(policy)
+                        .build()));
+            }
+
+            assertThat(futures.stream().map(CompletableFuture::join).distinct()).hasSize(6);
+            assertThat(client.stats().batches()).isEqualTo(2);
+            assertThat(client.stats().requests()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void a_full_buffer_fails_a_push_at_once_when_told_to_fail() {
+        SdmqClient client = SdmqClient.builder(server).bufferSize(5).linger(Duration.ofMinutes(1))
+                .whenBufferFull(WhenBufferFull.FAIL).build();
+        List<CompletableFuture<String>> accepted = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            accepted.add(client.pushAsync(PushMessage.of(topic, "m-" + i)));
+        }
+
+        assertThat(client.pushAsync(PushMessage.of(topic, "one too many"))).isCompletedExceptionally()
+                .failsWithin(Duration.ZERO).withThrowableOfType(Exception.class).havingCause()
+                .isInstanceOf(SdmqClientException.BufferFull.class).withMessageContaining("bufferSize");
+        assertThatThrownBy(() -> client.push(PushMessage.of(topic, "and another")))
+                .isInstanceOf(SdmqClientException.BufferFull.class);
+        assertThat(accepted).noneMatch(CompletableFuture::isDone);
+
+        client.close();
+        assertThat(accepted).allMatch(f -> f.isDone() && !f.isCompletedExceptionally());
+        assertThat(client.stats().batchedMessages()).isEqualTo(5);
+    }
+
+    @Test
+    void a_full_buffer_blocks_a_push_until_the_batch_leaves_when_told_to_block() throws Exception {
+        try (SdmqClient client = SdmqClient.builder(server).bufferSize(5).linger(Duration.ofSeconds(5)).build()) {
+            List<CompletableFuture<String>> accepted = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                accepted.add(client.pushAsync(PushMessage.of(topic, "m-" + i)));
+            }
+            ExecutorService thread = Executors.newSingleThreadExecutor();
+            Future<CompletableFuture<String>> sixth = thread.submit(() -> client.pushAsync(PushMessage.of(topic, "6")));
+
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> !sixth.isDone());
+            assertThat(accepted).noneMatch(CompletableFuture::isDone);
+
+            await().atMost(Duration.ofSeconds(30)).until(sixth::isDone);
+            accepted.add(sixth.get());
+            thread.shutdown();
+            Set<String> ids = new HashSet<>(accepted.stream().map(CompletableFuture::join).toList());
+            assertThat(ids).hasSize(6);
+        }
+    }
+
+    @Test
+    void close_sends_every_message_accepted_before_it() {
+        SdmqClient client = SdmqClient.builder(server).linger(Duration.ofMinutes(1)).maxBatch(1_000).build();
+        List<CompletableFuture<String>> accepted = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            accepted.add(client.pushAsync(PushMessage.of(topic, "m-" + i)));
+        }
+        assertThat(accepted).noneMatch(CompletableFuture::isDone);
+
+        client.close();
+
+        assertThat(accepted).allMatch(f -> f.isDone() && !f.isCompletedExceptionally());
+        List<String> ids = accepted.stream().map(CompletableFuture::join).toList();
+        try (SdmqClient consumer = SdmqClient.builder(server).build()) {
+            assertThat(receive(consumer, topic, 50)).extracting(Delivered::id).containsExactlyInAnyOrderElementsOf(ids);
+        }
+    }
+
+    @Test
+    void a_lone_message_leaves_after_the_linger_without_waiting_for_a_full_batch() {
+        try (SdmqClient client = SdmqClient.builder(server).linger(Duration.ofMillis(20)).maxBatch(100).build()) {
+            CompletableFuture<String> id = client.pushAsync(PushMessage.of(topic, "alone"));
+
+            assertThat(id).succeedsWithin(Duration.ofSeconds(10)).asString().containsOnlyDigits();
+            assertThat(client.stats().batches()).isEqualTo(1);
+            assertThat(client.stats().batchedMessages()).isEqualTo(1);
+        }
+    }
+}
