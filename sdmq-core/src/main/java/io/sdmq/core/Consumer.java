@@ -14,8 +14,23 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface Consumer {
 
-    /** Up to {@code count} due messages of a topic, reserved for their time-to-run; empty after {@code timeout}. */
-    CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout);
+    /**
+     * Up to {@code count} due messages of a topic, reserved for their time-to-run; empty after {@code timeout}. Once a
+     * first message is ready it waits up to {@code linger} more (at most the engine's {@code maxPopLinger}, never
+     * past the timeout) for the rest of the {@code count}, so that messages falling due one at a time still come in
+     * batches.
+     */
+    CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout, Duration linger);
+
+    /**
+     * A consumer's loop in one call: finishes {@code ids} as {@link #finishAll} does (none when empty), then pops as
+     * {@link #pop} does. The pop's arguments are checked first, so a bad one finishes nothing.
+     */
+    FinishedAndPopped finishAndPop(List<Long> ids, String topic, int count, Duration timeout, Duration linger);
+
+    /** What {@link #finishAndPop} finished (per id, as {@link #finishAll} answers) and what it pops. */
+    record FinishedAndPopped(List<Optional<SdmqException>> finished, CompletableFuture<List<Message>> popped) {
+    }
 
     /** Acknowledges a reserved message: it is done. */
     void finish(long id);

@@ -24,6 +24,7 @@ import java.util.function.Consumer;
  * @param linger             how long the background writer gathers non-terminal transitions before it writes them
  * @param maxPopCount        most messages one long-poll may take
  * @param maxWait            longest a long-poll may wait
+ * @param maxPopLinger       longest a long-poll may linger, once a first message is ready, to fill its batch
  * @param maxWaitingPerTopic most long-polls one topic may have waiting on this instance (more answer 429)
  * @param readySweep         how often topics with waiting consumers are checked for ready messages (repairs a lost
  *                           notification)
@@ -31,8 +32,8 @@ import java.util.function.Consumer;
  */
 public record EngineSettings(PushRules pushRules, String host, int moveBatch, Duration maxSleep, Duration coldAfter,
                              int writeCapacity, int backgroundCapacity, int writeBatch, Duration writeTimeout,
-                             Duration linger, int maxPopCount, Duration maxWait, int maxWaitingPerTopic,
-                             Duration readySweep, RecoverySettings recovery) {
+                             Duration linger, int maxPopCount, Duration maxWait, Duration maxPopLinger,
+                             int maxWaitingPerTopic, Duration readySweep, RecoverySettings recovery) {
 
     public EngineSettings {
         Objects.requireNonNull(pushRules, "pushRules");
@@ -49,6 +50,7 @@ public record EngineSettings(PushRules pushRules, String host, int moveBatch, Du
         requirePositive("writeTimeout", writeTimeout);
         requireNotNegative("linger", linger);
         requirePositive("maxWait", maxWait);
+        requireNotNegative("maxPopLinger", maxPopLinger);
         requirePositive("readySweep", readySweep);
     }
 
@@ -94,6 +96,7 @@ public record EngineSettings(PushRules pushRules, String host, int moveBatch, Du
         private Duration linger = Duration.ofMillis(60);
         private int maxPopCount = 100;
         private Duration maxWait = Duration.ofSeconds(60);
+        private Duration maxPopLinger = Duration.ofMillis(50);
         private int maxWaitingPerTopic = 1_000;
         private Duration readySweep = Duration.ofSeconds(1);
         private final RecoverySettings.Builder recovery = RecoverySettings.builder();
@@ -118,6 +121,7 @@ public record EngineSettings(PushRules pushRules, String host, int moveBatch, Du
         public Builder linger(Duration value) { linger = value; return this; }
         public Builder maxPopCount(int value) { maxPopCount = value; return this; }
         public Builder maxWait(Duration value) { maxWait = value; return this; }
+        public Builder maxPopLinger(Duration value) { maxPopLinger = value; return this; }
         public Builder maxWaitingPerTopic(int value) { maxWaitingPerTopic = value; return this; }
         public Builder readySweep(Duration value) { readySweep = value; return this; }
         // @formatter:on
@@ -132,8 +136,8 @@ public record EngineSettings(PushRules pushRules, String host, int moveBatch, Du
             PushRules rules = new PushRules(maxDelay.toMillis(), maxBodyBytes, defaultTtr.toMillis(), maxAttempts,
                     retryDelays.stream().map(Duration::toMillis).toList());
             return new EngineSettings(rules, host, moveBatch, maxSleep, coldAfter, writeCapacity,
-                    backgroundCapacity, writeBatch, writeTimeout, linger, maxPopCount, maxWait, maxWaitingPerTopic,
-                    readySweep, recovery.build());
+                    backgroundCapacity, writeBatch, writeTimeout, linger, maxPopCount, maxWait, maxPopLinger,
+                    maxWaitingPerTopic, readySweep, recovery.build());
         }
     }
 }

@@ -48,7 +48,20 @@ final class ConsumerCalls implements Consumer {
     }
 
     @Override
-    public CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout) {
+    public CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout, Duration linger) {
+        checkPop(topic, count, timeout, linger);
+        return waiting.pop(topic, count, timeout.toMillis(), linger.toMillis());
+    }
+
+    @Override
+    public FinishedAndPopped finishAndPop(List<Long> ids, String topic, int count, Duration timeout,
+                                          Duration linger) {
+        checkPop(topic, count, timeout, linger);
+        List<Optional<SdmqException>> finished = ids.isEmpty() ? List.of() : finishAll(ids);
+        return new FinishedAndPopped(finished, waiting.pop(topic, count, timeout.toMillis(), linger.toMillis()));
+    }
+
+    private void checkPop(String topic, int count, Duration timeout, Duration linger) {
         PushRules.checkTopic("topic", topic);
         if (count < 1 || count > settings.maxPopCount()) {
             throw new InvalidRequestException("count", "must be in 1.." + settings.maxPopCount());
@@ -56,11 +69,13 @@ final class ConsumerCalls implements Consumer {
         if (timeout.isNegative() || timeout.compareTo(settings.maxWait()) > 0) {
             throw new InvalidRequestException("timeout", "must be in 0.." + settings.maxWait().toMillis() + " ms");
         }
+        if (linger.isNegative() || linger.compareTo(settings.maxPopLinger()) > 0) {
+            throw new InvalidRequestException("linger", "must be in 0.." + settings.maxPopLinger().toMillis() + " ms");
+        }
         if (waiting.waiting(topic) >= settings.maxWaitingPerTopic()) {
             throw new TooManyRequestsException("topic " + topic + " already has " + settings.maxWaitingPerTopic()
                     + " waiting consumers on this instance; retry later");
         }
-        return waiting.pop(topic, count, timeout.toMillis());
     }
 
     @Override

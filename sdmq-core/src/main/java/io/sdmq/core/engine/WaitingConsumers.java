@@ -50,10 +50,13 @@ final class WaitingConsumers {
         this.timer = timer;
     }
 
-    /** Up to {@code count} messages of a topic, as soon as any is ready; an empty list after {@code timeoutMs}. */
-    CompletableFuture<List<Message>> pop(String topicName, int count, long timeoutMs) {
+    /**
+     * Up to {@code count} messages of a topic, as soon as any is ready, or {@code lingerMs} after the first one came
+     * when fewer than {@code count} have; what it has (maybe nothing) after {@code timeoutMs}.
+     */
+    CompletableFuture<List<Message>> pop(String topicName, int count, long timeoutMs, long lingerMs) {
         Topic topic = topic(topicName);
-        Waiter waiter = new Waiter(count);
+        Waiter waiter = new Waiter(count, lingerMs);
         topic.waiters.add(waiter);
         if (timeoutMs <= 0) {
             drain(topic, waiter);
@@ -131,9 +134,10 @@ final class WaitingConsumers {
     }
 
     /**
-     * Answers the waiting consumers in arrival order while messages last. On a request thread it stops once that
-     * request's own consumer ({@code caller}; null on a drain thread) is answered, so the request is not held up
-     * serving the consumers that come after it while a backlog lasts.
+     * Answers the waiting consumers in arrival order while messages last. A consumer that lingers keeps what it got
+     * and stays first until its batch is full or its linger ends. On a request thread it stops once that request's
+     * own consumer ({@code caller}; null on a drain thread) is answered, so the request is not held up serving the
+     * consumers that come after it while a backlog lasts.
      */
     private void drain(Topic topic, Waiter caller) {
         Waiter waiter;
@@ -142,13 +146,19 @@ final class WaitingConsumers {
                 topic.waiters.remove(waiter);
                 continue;
             }
-            List<Message> got = take(topic, waiter.count);
-            if (got.isEmpty()) {
+            List<Message> got = take(topic, waiter.count - waiter.got.size());
+            waiter.got.addAll(got);
+            if (waiter.got.size() < waiter.count && (waiter.got.isEmpty() || waiter.lingerMs > 0)) {
+                if (!got.isEmpty() && !waiter.lingering) {
+                    waiter.lingering = true;
+                    Waiter lingering = waiter;
+                    timer.schedule(() -> expire(topic, lingering), lingering.lingerMs, TimeUnit.MILLISECONDS);
+                }
                 waiter.claimed.set(false);
                 return;
             }
             topic.waiters.remove(waiter);
-            waiter.complete(got);
+            waiter.complete(List.copyOf(waiter.got));
         }
     }
 
@@ -189,10 +199,11 @@ final class WaitingConsumers {
         return popped;
     }
 
+    /** Answers a waiter with what it has: at its timeout, or at the end of its linger. */
     private void expire(Topic topic, Waiter waiter) {
         if (waiter.claimed.compareAndSet(false, true)) {
             topic.waiters.remove(waiter);
-            waiter.complete(List.of());
+            waiter.complete(List.copyOf(waiter.got));
         } else if (!waiter.isDone()) {
             timer.schedule(() -> expire(topic, waiter), 1, TimeUnit.MILLISECONDS);
         }
@@ -210,13 +221,20 @@ final class WaitingConsumers {
         }
     }
 
-    /** A waiting consumer's answer; claimed by the one drain or expiry that answers it. */
+    /**
+     * A waiting consumer's answer; claimed by the one drain or expiry that answers it. What it got so far, and
+     * whether its linger started, are read and written only by the thread that holds the claim.
+     */
     private static final class Waiter extends CompletableFuture<List<Message>> {
         final int count;
+        final long lingerMs;
         final AtomicBoolean claimed = new AtomicBoolean();
+        final List<Message> got = new ArrayList<>();
+        boolean lingering;
 
-        Waiter(int count) {
+        Waiter(int count, long lingerMs) {
             this.count = count;
+            this.lingerMs = lingerMs;
         }
     }
 }

@@ -59,7 +59,7 @@ final class EngineFixture implements AutoCloseable {
     }
 
     List<Message> popNow(String topic) {
-        return engine.consumer().pop(topic, 100, Duration.ZERO).join();
+        return engine.consumer().pop(topic, 100, Duration.ZERO, Duration.ZERO).join();
     }
 
     /** Advances the clock and runs the loops twice (a requeue, then the move of what it requeued). */

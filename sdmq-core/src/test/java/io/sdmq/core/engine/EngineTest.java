@@ -82,7 +82,8 @@ class EngineTest {
     @Test
     void a_waiting_consumer_gets_the_message_the_moment_it_is_due() throws Exception {
         long id = push("order", 2_000, null);
-        CompletableFuture<List<Message>> waiting = engine.consumer().pop("order", 10, Duration.ofSeconds(30));
+        CompletableFuture<List<Message>> waiting =
+                engine.consumer().pop("order", 10, Duration.ofSeconds(30), Duration.ZERO);
         engine.runOnce();
         assertThat(waiting).isNotDone();
 
@@ -97,7 +98,8 @@ class EngineTest {
     @Test
     void a_pop_that_has_to_wait_is_answered_by_a_drain_thread() throws Exception {
         long id = push("order", 2_000, null);
-        CompletableFuture<List<Message>> waiting = engine.consumer().pop("order", 10, Duration.ofSeconds(30));
+        CompletableFuture<List<Message>> waiting =
+                engine.consumer().pop("order", 10, Duration.ofSeconds(30), Duration.ZERO);
         assertThatThrownBy(() -> waiting.get(20, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
 
         clock.advance(2_000);
@@ -112,7 +114,8 @@ class EngineTest {
     @Test
     void a_long_poll_with_nothing_due_answers_an_empty_list_after_its_timeout() throws Exception {
         push("order", 60_000, null);
-        assertThat(engine.consumer().pop("order", 1, Duration.ofMillis(50)).get(5, TimeUnit.SECONDS)).isEmpty();
+        assertThat(engine.consumer().pop("order", 1, Duration.ofMillis(50), Duration.ZERO).get(5, TimeUnit.SECONDS))
+                .isEmpty();
     }
 
     @Test
@@ -222,12 +225,16 @@ class EngineTest {
 
     @Test
     void bad_pop_arguments_name_the_field() {
-        assertThatThrownBy(() -> engine.consumer().pop("no spaces", 1, Duration.ZERO))
+        assertThatThrownBy(() -> engine.consumer().pop("no spaces", 1, Duration.ZERO, Duration.ZERO))
                 .isInstanceOf(InvalidRequestException.class).hasMessageStartingWith("topic:");
-        assertThatThrownBy(() -> engine.consumer().pop("order", 0, Duration.ZERO))
+        assertThatThrownBy(() -> engine.consumer().pop("order", 0, Duration.ZERO, Duration.ZERO))
                 .isInstanceOf(InvalidRequestException.class).hasMessageStartingWith("count:");
-        assertThatThrownBy(() -> engine.consumer().pop("order", 1, Duration.ofSeconds(61)))
+        assertThatThrownBy(() -> engine.consumer().pop("order", 1, Duration.ofSeconds(61), Duration.ZERO))
                 .isInstanceOf(InvalidRequestException.class).hasMessageStartingWith("timeout:");
+        assertThatThrownBy(() -> engine.consumer().pop("order", 1, Duration.ZERO, Duration.ofMillis(51)))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("linger: must be in 0..50 ms");
+        assertThatThrownBy(() -> engine.consumer().pop("order", 1, Duration.ZERO, Duration.ofMillis(-1)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageStartingWith("linger:");
     }
 
     @Test
@@ -251,6 +258,6 @@ class EngineTest {
     }
 
     private List<Message> popNow(String topic) {
-        return engine.consumer().pop(topic, 100, Duration.ZERO).join();
+        return engine.consumer().pop(topic, 100, Duration.ZERO, Duration.ZERO).join();
     }
 }

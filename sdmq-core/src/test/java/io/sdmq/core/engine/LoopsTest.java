@@ -85,7 +85,7 @@ class LoopsTest {
     private static List<Message> popWithin(Engine engine) {
         List<Message> popped = new ArrayList<>();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
-            popped.addAll(engine.consumer().pop("order", 10, Duration.ofSeconds(5)).join());
+            popped.addAll(engine.consumer().pop("order", 10, Duration.ofSeconds(5), Duration.ZERO).join());
             return !popped.isEmpty();
         });
         return popped;

@@ -193,12 +193,12 @@ class PolicyTest {
 
     @Test
     void a_topic_takes_only_so_many_waiting_consumers() {
-        f.engine.consumer().pop("order", 1, Duration.ofSeconds(30));
-        f.engine.consumer().pop("order", 1, Duration.ofSeconds(30));
+        f.engine.consumer().pop("order", 1, Duration.ofSeconds(30), Duration.ZERO);
+        f.engine.consumer().pop("order", 1, Duration.ofSeconds(30), Duration.ZERO);
 
-        assertThatThrownBy(() -> f.engine.consumer().pop("order", 1, Duration.ofSeconds(30)))
+        assertThatThrownBy(() -> f.engine.consumer().pop("order", 1, Duration.ofSeconds(30), Duration.ZERO))
                 .isInstanceOf(TooManyRequestsException.class);
-        assertThat(f.engine.consumer().pop("other", 1, Duration.ofMillis(10)).join()).isEmpty();
+        assertThat(f.engine.consumer().pop("other", 1, Duration.ofMillis(10), Duration.ZERO).join()).isEmpty();
     }
 
     @Test

@@ -440,6 +440,6 @@ class RecoveryTest {
     }
 
     private List<Message> popNow() {
-        return engine.consumer().pop("order", 100, Duration.ZERO).join();
+        return engine.consumer().pop("order", 100, Duration.ZERO, Duration.ZERO).join();
     }
 }

@@ -64,6 +64,7 @@ public record SdmqProperties(
         set(journal.linger(), b::linger);
         set(consumer.maxCount(), b::maxPopCount);
         set(consumer.maxWait(), b::maxWait);
+        set(consumer.maxLinger(), b::maxPopLinger);
         set(consumer.readySweep(), b::readySweep);
         set(consumer.maxWaitingPerTopic(), b::maxWaitingPerTopic);
         return b.recovery(this::bindRecovery).build();
@@ -116,11 +117,13 @@ public record SdmqProperties(
     /**
      * @param maxCount   most messages one {@code /get} may take (100)
      * @param maxWait    longest a {@code /get} may wait (60s)
+     * @param maxLinger  longest a {@code /get} may linger to fill its batch once a first message is ready (50ms)
      * @param readySweep how often topics with waiting consumers are checked for ready messages (1s)
      * @param maxWaitingPerTopic most {@code /get} calls one topic may have waiting on an instance; more answer 429
      *                   (1000)
      */
-    public record Consumer(Integer maxCount, Duration maxWait, Duration readySweep, Integer maxWaitingPerTopic) {
+    public record Consumer(Integer maxCount, Duration maxWait, Duration maxLinger, Duration readySweep,
+                           Integer maxWaitingPerTopic) {
     }
 
     /**

@@ -1,9 +1,9 @@
 package io.sdmq.server.web;
 
-import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.Message;
-import io.sdmq.common.SdmqException;
 import io.sdmq.core.Consumer;
+import io.sdmq.core.Consumer.FinishedAndPopped;
+import io.sdmq.server.web.FinishIds.FinishResult;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -14,16 +14,14 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /** What consumers do: wait for due messages, acknowledge, give back, extend (DESIGN §6). */
 @RestController
 class ConsumerController {
     private static final long EXTRA_WAIT_MS = 5_000;
-    private static final int MAX_FINISH_IDS = 1_000;
 
     private final Consumer queue;
     private final ApiExceptionHandler errors;
@@ -35,23 +33,47 @@ class ConsumerController {
 
     /**
      * Answers at once when the messages were popped in this call (a backlog), else parks the request, holding no
-     * thread, until they come or the timeout ends.
+     * thread, until they come (and, with a {@code linger}, the batch fills or the linger ends) or the timeout ends.
      */
     @GetMapping("/get/{topic}")
     Object get(@PathVariable String topic,
                @RequestParam(defaultValue = "30000") long timeout,
-               @RequestParam(defaultValue = "1") int count) {
-        CompletableFuture<List<Message>> popped = queue.pop(topic, count, Duration.ofMillis(timeout));
+               @RequestParam(defaultValue = "1") int count,
+               @RequestParam(defaultValue = "0") long linger) {
+        return reply(queue.pop(topic, count, Duration.ofMillis(timeout), Duration.ofMillis(linger)), timeout,
+                ConsumerController::delivered);
+    }
+
+    /**
+     * A consumer's loop in one call per batch: finishes the previous batch's ids (a JSON array, may be empty or
+     * absent) with one group commit, then waits as {@code GET /get/{topic}} does; answers each id's outcome and the
+     * new batch. A bad parameter answers 400 before anything is finished.
+     */
+    @PostMapping("/get/{topic}")
+    Object finishAndGet(@PathVariable String topic,
+                        @RequestParam(defaultValue = "30000") long timeout,
+                        @RequestParam(defaultValue = "1") int count,
+                        @RequestParam(defaultValue = "0") long linger,
+                        @RequestBody(required = false) List<String> finish) {
+        FinishIds ids = FinishIds.of(finish == null ? List.of() : finish, 0, errors);
+        FinishedAndPopped done = queue.finishAndPop(ids.valid(), topic, count, Duration.ofMillis(timeout),
+                Duration.ofMillis(linger));
+        List<FinishResult> finished = ids.results(done.finished(), errors);
+        return reply(done.popped(), timeout, messages -> ApiResponse.ok(
+                new FinishedAndDelivered(finished, messages.stream().map(DeliveredMessage::of).toList())));
+    }
+
+    private static Object reply(CompletableFuture<List<Message>> popped, long timeout,
+                                Function<List<Message>, ResponseEntity<?>> answer) {
         if (popped.isDone() && !popped.isCompletedExceptionally()) {
-            return delivered(popped.join());
+            return answer.apply(popped.join());
         }
-        DeferredResult<ResponseEntity<ApiResponse<List<DeliveredMessage>>>> reply =
-                new DeferredResult<>(Math.max(timeout, 0) + EXTRA_WAIT_MS);
+        DeferredResult<ResponseEntity<?>> reply = new DeferredResult<>(Math.max(timeout, 0) + EXTRA_WAIT_MS);
         popped.whenComplete((messages, failure) -> {
             if (failure != null) {
                 reply.setErrorResult(failure);
             } else {
-                reply.setResult(delivered(messages));
+                reply.setResult(answer.apply(messages));
             }
         });
         return reply;
@@ -69,30 +91,8 @@ class ConsumerController {
             queue.finish(MessageIds.parse(jobId, id));
             return ApiResponse.ok(true);
         }
-        if (ids.isEmpty() || ids.size() > MAX_FINISH_IDS) {
-            throw new InvalidRequestException("ids", "must hold 1.." + MAX_FINISH_IDS + " message ids");
-        }
-        FinishResult[] results = new FinishResult[ids.size()];
-        List<Long> parsed = new ArrayList<>(ids.size());
-        List<Integer> at = new ArrayList<>(ids.size());
-        for (int i = 0; i < ids.size(); i++) {
-            try {
-                parsed.add(MessageIds.parse(ids.get(i), null));
-                at.add(i);
-            } catch (SdmqException e) {
-                results[i] = failed(ids.get(i), e);
-            }
-        }
-        List<Optional<SdmqException>> outcomes = queue.finishAll(parsed);
-        for (int k = 0; k < parsed.size(); k++) {
-            String given = ids.get(at.get(k));
-            results[at.get(k)] = outcomes.get(k).map(e -> failed(given, e)).orElse(new FinishResult(given, 200, null));
-        }
-        return ApiResponse.ok(List.of(results));
-    }
-
-    private FinishResult failed(String id, SdmqException e) {
-        return new FinishResult(id, errors.statusOf(e).value(), e.getMessage());
+        FinishIds parsed = FinishIds.of(ids, 1, errors);
+        return ApiResponse.ok(parsed.results(queue.finishAll(parsed.valid()), errors));
     }
 
     @PostMapping("/nack")
@@ -109,7 +109,7 @@ class ConsumerController {
         return ApiResponse.ok(queue.touch(MessageIds.parse(jobId, id)));
     }
 
-    /** The answer for one id of a batch finish: its HTTP-like code and, on failure, why. */
-    record FinishResult(String id, int code, String message) {
+    /** The answer of a {@code POST /get}: the outcome of each id it finished, and the messages it delivered. */
+    record FinishedAndDelivered(List<FinishResult> finished, List<DeliveredMessage> messages) {
     }
 }
