@@ -1,5 +1,9 @@
 package io.sdmq.core;
 
+import io.sdmq.common.StoredMessage;
+
+import java.util.List;
+
 /**
  * What operators do with sdmq. Every method validates its input and throws a subclass of
  * {@link io.sdmq.common.SdmqException} naming what is wrong.
@@ -11,6 +15,12 @@ public interface Admin {
 
     /** A message with its status and history, from MySQL. */
     MessageView message(long id);
+
+    /**
+     * The messages holding a business key in any topic, with their statuses, from MySQL; empty when none does. A key
+     * is unique only within its topic, so there may be several.
+     */
+    List<StoredMessage> messagesByKey(String bizKey);
 
     /**
      * Rebuilds Redis from MySQL without deleting anything: every non-terminal message Redis does not hold is put

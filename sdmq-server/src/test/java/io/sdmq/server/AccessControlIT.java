@@ -28,6 +28,10 @@ class AccessControlIT {
     private static final String ADMIN = "admin-0123456789abcdef";
     private static final String WRONG = "not-a-token-0123456789abcdef";
     private static final String PUSH = "{\"topic\":\"acl\",\"body\":\"x\",\"delay\":600000}";
+    private static final String OUQIANG_PUSH =
+            "{\"topic\":\"acl\",\"id\":\"acl-1\",\"delay\":600,\"ttr\":60,\"body\":\"x\"}";
+    /** Pops of the compatibility route wait this long, not the 60 s default, for a topic with nothing due. */
+    private static final String MAX_WAIT = "1s";
 
     private static RunningServer server;
 
@@ -60,7 +64,17 @@ class AccessControlIT {
                 new Endpoint("GET", "/actuator/prometheus", null, ADMIN, PRODUCER),
                 new Endpoint("GET", "/actuator/metrics", null, ADMIN, CONSUMER),
                 new Endpoint("GET", "/actuator/info", null, ADMIN, CONSUMER),
-                new Endpoint("GET", "/no-such-endpoint", null, ADMIN, PRODUCER));
+                new Endpoint("GET", "/no-such-endpoint", null, ADMIN, PRODUCER),
+                new Endpoint("POST", "/compat/ouqiang/push", OUQIANG_PUSH, PRODUCER, CONSUMER),
+                new Endpoint("POST", "/compat/ouqiang/delete", "{\"id\":\"acl-unknown\"}", PRODUCER, CONSUMER),
+                new Endpoint("POST", "/compat/ouqiang/pop", "{\"topic\":\"acl\"}", CONSUMER, PRODUCER),
+                new Endpoint("POST", "/compat/ouqiang/finish", "{\"id\":\"acl-unknown\"}", CONSUMER, PRODUCER),
+                new Endpoint("POST", "/compat/sdmq/push", PUSH, PRODUCER, CONSUMER),
+                new Endpoint("GET", "/compat/sdmq/delete?id=1", null, PRODUCER, CONSUMER),
+                new Endpoint("POST", "/compat/sdmq/delete?jobId=1", null, PRODUCER, CONSUMER),
+                new Endpoint("GET", "/compat/sdmq/reStore", null, ADMIN, PRODUCER),
+                new Endpoint("GET", "/compat/sdmq/reStore/1", null, ADMIN, CONSUMER),
+                new Endpoint("GET", "/compat/sdmq/reStoreJob?jobId=1", null, ADMIN, PRODUCER));
     }
 
     static List<String> openPaths() {
@@ -74,7 +88,8 @@ class AccessControlIT {
                 TestServices.freshKeyPrefix(), Map.of(
                         "sdmq.auth.producer-token", PRODUCER + ", " + PRODUCER_2,
                         "sdmq.auth.consumer-token", CONSUMER,
-                        "sdmq.auth.admin-token", ADMIN));
+                        "sdmq.auth.admin-token", ADMIN,
+                        "sdmq.consumer.max-wait", MAX_WAIT));
     }
 
     @AfterAll
@@ -148,7 +163,7 @@ class AccessControlIT {
     @Test
     void a_server_without_tokens_lets_everything_through_and_warns_at_start(CapturedOutput output) {
         try (RunningServer open = RunningServer.start(TestServices.freshDatabase(), TestServices.redisUrl(),
-                TestServices.freshKeyPrefix(), Map.of())) {
+                TestServices.freshKeyPrefix(), Map.of("sdmq.consumer.max-wait", MAX_WAIT))) {
             assertThat(output.getAll()).contains("WARN").contains("sdmq is OPEN");
             for (Endpoint e : endpoints()) {
                 assertThat(open.http().send(e.method(), e.path(), null, e.json()).statusCode()).as(e.toString())

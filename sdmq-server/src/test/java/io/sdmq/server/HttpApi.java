@@ -28,6 +28,13 @@ final class HttpApi {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** A POST of {@code body} with that {@code Content-Type}, or none when it is null. */
+    Reply postAs(String path, String contentType, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        return send(contentType == null ? request : request.header("Content-Type", contentType));
+    }
+
     Reply postForm(String path) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).POST(HttpRequest.BodyPublishers.noBody()));
     }

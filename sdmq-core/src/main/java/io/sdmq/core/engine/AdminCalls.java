@@ -1,6 +1,7 @@
 package io.sdmq.core.engine;
 
 import io.sdmq.common.Buckets;
+import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageNotFoundException;
 import io.sdmq.common.MessageStateException;
@@ -39,6 +40,14 @@ final class AdminCalls implements Admin {
     @Override
     public MessageView message(long id) {
         return new MessageView(find(id), messageLog.history(id));
+    }
+
+    @Override
+    public List<StoredMessage> messagesByKey(String bizKey) {
+        if (bizKey == null || bizKey.isEmpty()) {
+            throw new InvalidRequestException("bizKey", "is required");
+        }
+        return messageLog.findByKey(bizKey);
     }
 
     /** DEAD or EXPIRED back to WAIT_PUT (committed), due now with no attempts, then scheduled like a push. */

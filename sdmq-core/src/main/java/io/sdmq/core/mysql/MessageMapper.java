@@ -91,6 +91,17 @@ public interface MessageMapper {
     @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey}")
     Long findIdByKey(@Param("topic") String topic, @Param("bizKey") String bizKey);
 
+    /**
+     * The messages of a business key in any topic, on the {@code (topic, biz_key)} unique key without a schema change:
+     * the distinct topics come from a loose scan of that key (one index dive per topic), then each topic's row of the
+     * key is one lookup. A topic is renamed in the derived table so that the message's columns stay unambiguous.
+     */
+    @ResultMap("messageRow")
+    @Select(SELECT_MESSAGE + """
+            FROM (SELECT DISTINCT topic AS known_topic FROM sdmq_message) topics
+            JOIN sdmq_message ON topic = known_topic AND biz_key = #{bizKey}""")
+    List<MessageRow> findMessagesByKey(@Param("bizKey") String bizKey);
+
     @Update("""
             UPDATE sdmq_message
             SET body = #{body}, due_time = #{dueTime},

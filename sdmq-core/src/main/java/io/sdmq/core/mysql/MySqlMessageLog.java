@@ -109,6 +109,12 @@ public final class MySqlMessageLog implements MessageLog {
     }
 
     @Override
+    public List<StoredMessage> findByKey(String bizKey) {
+        return transactions.run("find the messages of a business key in any topic",
+                () -> stored(mapper.findMessagesByKey(bizKey)));
+    }
+
+    @Override
     public boolean replace(long id, String body, long dueTime, Transition transition) {
         return transactions.run("replace message " + id, () -> {
             if (mapper.replaceContent(id, body, Rows.text(dueTime), Rows.text(transition.changedAt())) == 0) {

@@ -47,6 +47,12 @@ public interface MessageLog {
     Optional<Long> findIdByKey(String topic, String bizKey);
 
     /**
+     * The messages holding {@code bizKey} in any topic, in any order: a key is unique only within its topic, so there
+     * may be several. For callers that know a key but not its topic (the ouqiang compatibility routes).
+     */
+    List<StoredMessage> findByKey(String bizKey);
+
+    /**
      * Replaces a pending message's body and due time (debounce) and logs the transition, in one transaction; false
      * when the message is no longer WAIT_PUT or DELAY (nothing changed, nothing logged).
      */

@@ -174,6 +174,20 @@ class PolicyTest {
     }
 
     @Test
+    void a_business_key_alone_finds_its_messages_in_every_topic() {
+        long order = f.push("order", "o-9", 60_000);
+        long mail = f.push("mail", "o-9", 60_000);
+        f.engine.producer().delete(mail);
+
+        assertThat(f.engine.admin().messagesByKey("o-9"))
+                .extracting(s -> s.message().id(), s -> s.status().isTerminal())
+                .containsExactlyInAnyOrder(tuple(order, false), tuple(mail, true));
+        assertThat(f.engine.admin().messagesByKey("o-10")).isEmpty();
+        assertThatThrownBy(() -> f.engine.admin().messagesByKey("")).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("bizKey: is required");
+    }
+
+    @Test
     void a_batch_is_checked_whole_and_names_each_bad_element() {
         List<PushRequest> batch = List.of(
                 new PushRequest("order", null, "a", 0L, null, null, null, null, null),

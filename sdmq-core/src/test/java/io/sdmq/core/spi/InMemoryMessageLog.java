@@ -86,6 +86,11 @@ public final class InMemoryMessageLog implements MessageLog {
     }
 
     @Override
+    public synchronized List<StoredMessage> findByKey(String bizKey) {
+        return rows.values().stream().filter(s -> bizKey.equals(s.message().bizKey())).toList();
+    }
+
+    @Override
     public synchronized boolean replace(long id, String body, long dueTime, Transition transition) {
         StoredMessage row = rows.get(id);
         if (row == null || (row.status() != MessageStatus.WAIT_PUT && row.status() != MessageStatus.DELAY)) {

@@ -462,6 +462,20 @@ public abstract class MessageLogContract {
     }
 
     @Test
+    void a_business_key_alone_finds_its_messages_in_every_topic_whatever_their_status() {
+        Message order = stored(message("order", "o-77"));
+        Message mail = stored(message("mail", "o-77"));
+        stored(message("order", "o-7"));
+        stored(message("sms", null));
+        log.apply(List.of(Transition.of(mail.id(), WAIT_PUT, DELETED, T0 + 1, BUCKET)));
+
+        assertThat(log.findByKey("o-77")).extracting(s -> s.message().id() + " " + s.status())
+                .containsExactlyInAnyOrder(order.id() + " WAIT_PUT", mail.id() + " DELETED");
+        assertThat(log.findByKey("o-78")).isEmpty();
+        assertThat(log.findByKey("O-77")).as("keys compare as binary").isEmpty();
+    }
+
+    @Test
     void replace_changes_body_and_due_time_of_a_pending_message_only() {
         Message pending = stored(message("order", "p"));
         Message done = stored(message("order", "d"));

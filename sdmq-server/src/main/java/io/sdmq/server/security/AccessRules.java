@@ -38,9 +38,13 @@ final class AccessRules {
 
     private static final List<PathPattern> OPEN =
             patterns("/actuator/health/**", "/v3/api-docs/**", "/swagger-ui/**", "/swagger-ui.html");
-    private static final List<PathPattern> PUSH = patterns("/push", "/push/batch");
-    private static final List<PathPattern> PRODUCER = patterns("/push", "/push/batch", "/delete", "/reschedule");
-    private static final List<PathPattern> CONSUMER = patterns("/get/{topic}", "/finish", "/nack", "/touch");
+    private static final List<PathPattern> PUSH =
+            patterns("/push", "/push/batch", "/compat/ouqiang/push", "/compat/sdmq/push");
+    /** The native routes, then the compatibility routes with the role of their native counterparts. */
+    private static final List<PathPattern> PRODUCER = patterns("/push", "/push/batch", "/delete", "/reschedule",
+            "/compat/ouqiang/push", "/compat/ouqiang/delete", "/compat/sdmq/push", "/compat/sdmq/delete");
+    private static final List<PathPattern> CONSUMER = patterns("/get/{topic}", "/finish", "/nack", "/touch",
+            "/compat/ouqiang/pop", "/compat/ouqiang/finish");
 
     private final List<Token> tokens = new ArrayList<>();
 

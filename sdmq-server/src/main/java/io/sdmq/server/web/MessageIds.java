@@ -2,12 +2,12 @@ package io.sdmq.server.web;
 
 import io.sdmq.common.InvalidRequestException;
 
-/** Parses the {@code jobId} (or {@code id}) request parameter. */
-final class MessageIds {
+/** Parses the {@code jobId} (or {@code id}) request parameter; public for the compatibility routes. */
+public final class MessageIds {
     private MessageIds() {
     }
 
-    static long parse(String jobId, String id) {
+    public static long parse(String jobId, String id) {
         String field = jobId != null ? "jobId" : "id";
         String value = jobId != null ? jobId : id;
         if (value == null || value.isBlank()) {

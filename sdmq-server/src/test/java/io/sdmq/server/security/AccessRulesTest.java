@@ -34,6 +34,20 @@ class AccessRulesTest {
     }
 
     @Test
+    void each_compatibility_route_needs_the_role_of_its_native_counterpart() {
+        for (String producer : List.of("/compat/ouqiang/push", "/compat/ouqiang/delete", "/compat/sdmq/push",
+                "/compat/sdmq/delete")) {
+            assertThat(role(producer)).as(producer).hasValue(Role.PRODUCER);
+        }
+        assertThat(role("/compat/ouqiang/pop")).hasValue(Role.CONSUMER);
+        assertThat(role("/compat/ouqiang/finish")).hasValue(Role.CONSUMER);
+        for (String admin : List.of("/compat/sdmq/reStore", "/compat/sdmq/reStore/1", "/compat/sdmq/reStoreJob",
+                "/compat/sdmq/finish", "/compat/ouqiang/get", "/compat/ouqiang", "/compat")) {
+            assertThat(role(admin)).as(admin).hasValue(Role.ADMIN);
+        }
+    }
+
+    @Test
     void health_and_the_api_documentation_are_open() {
         for (String open : List.of("/actuator/health", "/actuator/health/liveness", "/v3/api-docs",
                 "/v3/api-docs/swagger-config", "/swagger-ui.html", "/swagger-ui/index.html")) {
@@ -90,6 +104,9 @@ class AccessRulesTest {
         assertThat(AccessRules.isPush(PathContainer.parsePath("/push"))).isTrue();
         assertThat(AccessRules.isPush(PathContainer.parsePath("/push/batch"))).isTrue();
         assertThat(AccessRules.isPush(PathContainer.parsePath("/delete"))).isFalse();
+        assertThat(AccessRules.isPush(PathContainer.parsePath("/compat/ouqiang/push"))).isTrue();
+        assertThat(AccessRules.isPush(PathContainer.parsePath("/compat/sdmq/push"))).isTrue();
+        assertThat(AccessRules.isPush(PathContainer.parsePath("/compat/ouqiang/pop"))).isFalse();
     }
 
     private static Optional<Role> role(String path) {

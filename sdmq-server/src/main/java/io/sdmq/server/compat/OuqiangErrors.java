@@ -1,0 +1,43 @@
+package io.sdmq.server.compat;
+
+import io.sdmq.common.SdmqException;
+import io.sdmq.common.UnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+import java.util.concurrent.CompletionException;
+
+/**
+ * Every failure of an ouqiang route as ouqiang answers one: HTTP 200, {@code code} 1, sdmq's message. Ahead of the
+ * server's own mapping, for these routes only; what would be a 4xx is logged at WARN, the rest at ERROR.
+ */
+@RestControllerAdvice(assignableTypes = OuqiangController.class)
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class OuqiangErrors {
+    private static final Logger log = LoggerFactory.getLogger(OuqiangErrors.class);
+
+    @ExceptionHandler(Exception.class)
+    OuqiangReply failed(Exception e) {
+        return reply(e);
+    }
+
+    /** The reply for a failure, thrown by a route or completing a pop. */
+    static OuqiangReply reply(Throwable failure) {
+        Throwable e = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (e instanceof UnavailableException) {
+            log.error("answering code 1: {}; the client may retry", e.getMessage());
+            return OuqiangReply.failed(e.getMessage());
+        }
+        if (e instanceof SdmqException) {
+            log.warn("answering code 1: {}", e.getMessage());
+            return OuqiangReply.failed(e.getMessage());
+        }
+        log.error("answering code 1 for an unexpected failure", e);
+        return OuqiangReply.failed("internal error");
+    }
+}
