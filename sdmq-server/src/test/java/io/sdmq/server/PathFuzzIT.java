@@ -46,6 +46,7 @@ class PathFuzzIT {
             new Route("GET", "/delete", "/delete?topic=fuzz&bizKey=order-1"),
             new Route("POST", "/reschedule", "/reschedule?jobId=" + UNKNOWN_ID + "&delay=1000"),
             new Route("GET", "/get/{topic}", "/get/fuzz?timeout=0&count=1"),
+            new Route("POST", "/get/{topic}", "/get/fuzz?timeout=0&count=1&linger=0"),
             new Route("POST", "/finish", "/finish?jobId=" + UNKNOWN_ID),
             new Route("POST", "/nack", "/nack?jobId=" + UNKNOWN_ID + "&delay=1000"),
             new Route("POST", "/touch", "/touch?id=" + UNKNOWN_ID),
@@ -56,6 +57,19 @@ class PathFuzzIT {
             new Route("GET", "/job/{id}", "/job/" + UNKNOWN_ID),
             new Route("POST", "/requeue", "/requeue?jobId=" + UNKNOWN_ID),
             new Route("GET", "/error", "/error"),
+            new Route("POST", "/compat/ouqiang/push", "/compat/ouqiang/push"),
+            new Route("POST", "/compat/ouqiang/pop", "/compat/ouqiang/pop"),
+            new Route("POST", "/compat/ouqiang/finish", "/compat/ouqiang/finish"),
+            new Route("POST", "/compat/ouqiang/delete", "/compat/ouqiang/delete"),
+            new Route("POST", "/compat/sdmq/push", "/compat/sdmq/push"),
+            new Route("POST", "/compat/sdmq/delete", "/compat/sdmq/delete?jobId=" + UNKNOWN_ID),
+            new Route("GET", "/compat/sdmq/delete", "/compat/sdmq/delete?id=" + UNKNOWN_ID),
+            new Route("POST", "/compat/sdmq/reStore", "/compat/sdmq/reStore?expire=true"),
+            new Route("GET", "/compat/sdmq/reStore", "/compat/sdmq/reStore?expire=false"),
+            new Route("POST", "/compat/sdmq/reStore/{id}", "/compat/sdmq/reStore/" + UNKNOWN_ID),
+            new Route("GET", "/compat/sdmq/reStore/{id}", "/compat/sdmq/reStore/" + UNKNOWN_ID),
+            new Route("POST", "/compat/sdmq/reStoreJob", "/compat/sdmq/reStoreJob?jobId=" + UNKNOWN_ID),
+            new Route("GET", "/compat/sdmq/reStoreJob", "/compat/sdmq/reStoreJob?jobId=" + UNKNOWN_ID),
             new Route("GET", "/actuator/health", "/actuator/health"),
             new Route("GET", "/actuator/health/**", "/actuator/health/liveness/livenessState"));
 
@@ -147,7 +161,7 @@ class PathFuzzIT {
         Map<RequestMappingInfo, HandlerMethod> handlers = watched.server().bean("requestMappingHandlerMapping",
                 RequestMappingHandlerMapping.class).getHandlerMethods();
         handlers.forEach((info, handler) -> {
-            if (handler.getBeanType().getPackageName().equals("io.sdmq.server.web")) {
+            if (handler.getBeanType().getPackageName().startsWith("io.sdmq.server.")) {
                 Set<String> methods = info.getMethodsCondition().getMethods().stream().map(Enum::name)
                         .collect(Collectors.toSet());
                 info.getPatternValues().forEach(p -> (methods.isEmpty() ? Set.of("GET") : methods)
