@@ -14,6 +14,7 @@
 #   AB_CONSUMERS     consumers of W1 to W5 (default 4, as the issue has them)
 #   AB_JAVA_OPTS     extra server JVM options (the parallel collector is always on, as in bench/run.sh)
 #   AB_SERVER_ARGS   extra server arguments, e.g. --sdmq.journal.linger=20ms
+#   AB_BENCH_ARGS    extra arguments of the measured workloads, e.g. "--via client" or "--via client --push async"
 #   AB_WARMUP        0 skips the warm-ups (default 1)
 #   AB_INSTANCES     2 starts a second instance on the next port, same database and key prefix; the bench talks to
 #                    the first, "server" CPU is both together (default 1)
@@ -40,8 +41,10 @@ if [ "${AB_INSTANCES:-1}" = 2 ]; then
     SERVER_PIDS="$SERVER_PID $LAUNCHED_PID"
 fi
 
+# shellcheck disable=SC2206 # a list of arguments
+BENCH_EXTRA_ARGS=(${AB_BENCH_ARGS:-})
 bench() {
-    bench_jvm "${BENCH_TARGET[@]}" --scale 1 "$@" >>"$OUT/bench.log" 2>&1
+    bench_jvm "${BENCH_TARGET[@]}" --scale 1 "$@" "${BENCH_EXTRA_ARGS[@]}" >>"$OUT/bench.log" 2>&1
 }
 profiler() {
     jcmd "$SERVER_PID" JVMTI.agent_load "$AB_PROFILER_LIB" "\"$1\"" >/dev/null
@@ -71,7 +74,7 @@ for workload in ${AB_WORKLOADS:-W1:10000 W3:30}; do
     after="$(cpu_ticks $SERVER_PIDS)"
     echo "$before $after" | awk -v label="$LABEL $workload" -v hz="$HZ" \
         '{ printf "%s: CPU s server %.2f, mariadb %.2f, redis %.2f\n", label, ($4-$1)/hz, ($5-$2)/hz, ($6-$3)/hz }'
-    tail -1 "$OUT/results.jsonl" | tr -d '{}"' | tr ',' '\n' | grep -E '^(pushRate|pushCallP50Ms|latenessP50Ms|latenessP99Ms|latenessP999Ms|lastDeliveryAfterDueSecondMs|lost|early|duplicates|finishCallAvgMs|idsPerFinish|restoreRate|restored|benchCpuSeconds):' | paste -sd ' ' | sed 's/^/  /'
+    tail -1 "$OUT/results.jsonl" | tr -d '{}"' | tr ',' '\n' | grep -E '^(pushRate|callsPerMessage|pushCallP50Ms|latenessP50Ms|latenessP99Ms|latenessP999Ms|lastDeliveryAfterDueSecondMs|lost|early|duplicates|finishCallAvgMs|idsPerFinish|restoreRate|restored|benchCpuSeconds):' | paste -sd ' ' | sed 's/^/  /'
 done
 [ "${AB_PROFILE:-0}" = 1 ] && profiler "stop,collapsed,file=$(realpath "$OUT")/profile.txt"
 echo "raw files in $OUT"

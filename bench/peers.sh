@@ -4,7 +4,8 @@
 # delays 2–10 s, 4 consumers), W3 (1 000 pushes/s, delays 1–5 s), W4 (thundering herd: W1's count, pushed 1 000 per
 # call, all due within one second), W2 (five times W1's count, pushed 1 000 per call, delays 2–10 s) and W5 (W1
 # again after ten times W1's count were preloaded due tomorrow, with the Redis bytes per pending message), against
-#   sdmq          the server jar on the local Redis and MariaDB, warmed up as bench/run.sh does;
+#   sdmq          the server jar on the local Redis and MariaDB, warmed up as bench/run.sh does; then W1 and W3
+#                 again through the Java client (labels sdmq-client, sdmq-client-async: W1 with pushAsync);
 #   redisson      Redisson's RDelayedQueue on the same Redis (in the bench's JVM, full JIT, after a W1 of 20 000;
 #                 a batch is its offers sent before the first reply is awaited);
 #   db-scheduler  db-scheduler on the same MariaDB (likewise; a batch is one scheduleBatch call; it keeps nothing in
@@ -72,6 +73,14 @@ warm_up sdmq
 logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --workload raw \
     --messages 200000 --jdbc jdbc:mysql://127.0.0.1:3306/ --out "$RESULTS"
 measured "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --label sdmq
+# the same server through the Java client: W1 with each producer waiting for its push, then pushing without waiting
+# (pushAsync), and W3; its consumers make one call per batch (POST /get with the last batch's finishes, 50 ms linger)
+logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" "${W1_ARGS[@]}" --via client --label sdmq-client --out "$RESULTS" \
+    "${PIDS[@]}"
+logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" "${W3_ARGS[@]}" --via client --label sdmq-client --out "$RESULTS" \
+    "${PIDS[@]}"
+logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" "${W1_ARGS[@]}" --via client --push async --label sdmq-client-async \
+    --out "$RESULTS" "${PIDS[@]}"
 stop_server
 
 for peer in $PEERS; do

@@ -20,6 +20,9 @@ import java.util.Map;
  * --workload raw|W1|W2|W3|W4|W5|W6   what to run (raw: Redis ZADD and MariaDB INSERT limits, MariaDB commits from
  *                                   one connection and from --producers at once, Redis layout floor)
  * --url http://127.0.0.1:8080       the server
+ * --via http|client --linger MS     drive it over raw HTTP (default), or through the Java client (pushes gathered
+ *                                   into batches, each consumer one POST /get per batch lingering MS, default 50)
+ * --push sync|async                 W1, W5 producers wait for each push's answer (default), or push without waiting
  * --peer redisson|db-scheduler --warmup N   run W1 to W5 against a peer instead (see Peers), in this JVM, after a
  *                                           W1 of N messages that is not measured; redisson uses --redis and
  *                                           --prefix, db-scheduler --jdbc (default jdbc:mariadb://127.0.0.1:3306/;
@@ -84,9 +87,7 @@ public final class Bench {
     private static Map<String, Object> runOnTarget(String workload, Options options) throws Exception {
         String peer = options.text("peer", "");
         Map<String, Object> result;
-        try (Target target = peer.isEmpty()
-                ? new SdmqClient(options.text("url", "http://127.0.0.1:8080"), options.text("prefix", "sdmq"))
-                : Peers.open(peer, options)) {
+        try (Target target = peer.isEmpty() ? sdmq(options) : Peers.open(peer, options)) {
             Workloads workloads = new Workloads(target, options);
             if (!peer.isEmpty()) {
                 warmUpPeer(workload, workloads, options);
@@ -97,6 +98,17 @@ public final class Bench {
             }
         }
         return result;
+    }
+
+    /** The sdmq server at --url, over raw HTTP, or through the Java client with --via client. */
+    private static Target sdmq(Options options) {
+        String url = options.text("url", "http://127.0.0.1:8080");
+        String prefix = options.text("prefix", "sdmq");
+        return switch (options.text("via", "http")) {
+            case "http" -> new SdmqHttp(url, prefix);
+            case "client" -> new ClientTarget(url, prefix, options.integer("linger", 50));
+            default -> throw new IllegalArgumentException("--via: http or client, not " + options.text("via", ""));
+        };
     }
 
     /** A peer runs W1 to W5, after a W1 of --warmup messages that is not measured. */

@@ -18,6 +18,8 @@ final class Comparison {
     /** Where each target keeps an acknowledged message. */
     private static final Map<String, String> KEPT_IN = Map.of(
             "sdmq", "MySQL (committed before a push answers) and Redis",
+            "sdmq-client", "the same, through the Java client",
+            "sdmq-client-async", "the same, through the Java client's pushAsync",
             "redisson", "Redis only",
             "db-scheduler", "MySQL",
             "bullmq", "Redis only");

@@ -49,6 +49,7 @@ final class Consumers {
                     System.nanoTime() - sent));
             lastIds = ids.size();
         }
+        client.finishPending();
         awaitFinish(lastFinish, tracker, lastIds);
     }
 

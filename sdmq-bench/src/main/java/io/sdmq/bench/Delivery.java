@@ -38,6 +38,7 @@ final class Delivery {
         result.put("perCall", batch);
         // what an earlier workload left in the server's MySQL queue would otherwise be written during this one
         result.put("startSettleSeconds", Workloads.round3(target.settle()));
+        long callsBefore = target.serverCalls();
         long started = System.nanoTime();
         Consumers consuming = new Consumers(target, topic, options.consumers(), tracker);
         Pushed pushed = push(topic, messages, batch, rate, due, tracker);
@@ -46,6 +47,11 @@ final class Delivery {
         tracker.summarise(result);
         pushed.addTo(result);
         result.put("durationSeconds", Workloads.round3((System.nanoTime() - started) / 1e9));
+        if (callsBefore >= 0) {
+            long calls = target.serverCalls() - callsBefore;
+            result.put("serverCalls", calls);
+            result.put("callsPerMessage", Workloads.round3((double) calls / messages));
+        }
         if (!options.serverDb().isEmpty()) {
             // the pops' transitions are written to the status log in the background
             target.settle();
@@ -80,6 +86,8 @@ final class Delivery {
         long start = System.nanoTime();
         if (rate > 0 && batch == 1) {
             producers.paced(messages, rate, options.inflight(), tracked, answer);
+        } else if (options.pushAsync() && batch == 1) {
+            producers.unpacedAsync(options.producers(), messages, tracked, answer);
         } else {
             producers.unpaced(options.producers(), messages, batch, tracked, answer);
         }

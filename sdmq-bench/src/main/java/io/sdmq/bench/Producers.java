@@ -3,6 +3,7 @@ package io.sdmq.bench;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -52,6 +53,27 @@ final class Producers {
                 answer.answered(call, from, to, ok, System.nanoTime() - sent);
             }
         });
+    }
+
+    /**
+     * One message per {@link Target#pushAsync} from {@code threads} threads that do not wait for the answers (the
+     * target bounds what is in flight); returns when every push was answered.
+     */
+    void unpacedAsync(int threads, int messages, DueTime due, Answer answer) throws Exception {
+        AtomicInteger next = new AtomicInteger();
+        CountDownLatch answered = new CountDownLatch(messages);
+        parallel(threads, () -> {
+            int seq;
+            while ((seq = next.getAndIncrement()) < messages) {
+                int call = seq;
+                long sent = System.nanoTime();
+                target.pushAsync(topic, outgoing(call, call + 1, due).get(0)).whenComplete((ok, failure) -> {
+                    answer.answered(call, call, call + 1, failure == null && ok, System.nanoTime() - sent);
+                    answered.countDown();
+                });
+            }
+        });
+        answered.await();
     }
 
     /** One message per call at rate calls per second, at most inflight unanswered; returns when all were answered. */

@@ -34,6 +34,15 @@ interface Target extends AutoCloseable {
         return CompletableFuture.completedFuture(0);
     }
 
+    /** Sends the acknowledgements a consumer thread still holds back, when it stops (see {@link ClientTarget}). */
+    default void finishPending() {
+    }
+
+    /** HTTP requests the server has answered since it started; -1 when the target is not an sdmq server. */
+    default long serverCalls() throws IOException {
+        return -1;
+    }
+
     /** The SCAN pattern of the Redis keys that hold this target's messages; null when it keeps none in Redis. */
     default String redisKeys() {
         return null;

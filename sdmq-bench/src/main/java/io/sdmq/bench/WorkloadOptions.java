@@ -6,15 +6,24 @@ package io.sdmq.bench;
  * @param idleMs     --drain in ms: give up once nothing arrived for this long past the last due time
  * @param maxDrainMs --max-drain in ms
  * @param serverDb   the server's database, to read its status log; empty for none
+ * @param pushAsync  --push async: unpaced producers of one message per call push without waiting for the answer
  */
 record WorkloadOptions(int producers, int consumers, int inflight, long idleMs, long maxDrainMs, String redisUrl,
-                       String prefix, String serverDb, String dbUser, String dbPassword) {
+                       String prefix, String serverDb, String dbUser, String dbPassword, boolean pushAsync) {
 
     static WorkloadOptions of(Options options) {
         return new WorkloadOptions(options.integer("producers", 4), options.integer("consumers", 4),
                 options.integer("inflight", 256), options.integer("drain", 30) * 1_000L,
                 options.integer("max-drain", 600) * 1_000L, options.text("redis", "redis://127.0.0.1:6379"),
                 options.text("prefix", "sdmq"), options.text("server-db", ""), options.text("db-user", "root"),
-                options.text("db-password", ""));
+                options.text("db-password", ""), pushAsync(options.text("push", "sync")));
+    }
+
+    private static boolean pushAsync(String push) {
+        return switch (push) {
+            case "sync" -> false;
+            case "async" -> true;
+            default -> throw new IllegalArgumentException("--push: sync or async, not " + push);
+        };
     }
 }

@@ -165,8 +165,8 @@ final class Workloads {
     }
 
     /** The target of W6, whose restore only sdmq has. */
-    private SdmqClient sdmq() {
-        if (target instanceof SdmqClient client) {
+    private SdmqHttp sdmq() {
+        if (target instanceof SdmqHttp client) {
             return client;
         }
         throw new IllegalArgumentException("this workload drives sdmq only; peers run W1 to W5");

@@ -59,6 +59,34 @@ class BenchIT {
         assertThat(w1.path("serverCpuSeconds").asDouble()).isPositive();
     }
 
+    /**
+     * Through the Java client: pushes gathered into batches (waiting for each answer, and not), each consumer one
+     * call per batch; the server answers fewer calls per message than over raw HTTP.
+     */
+    @Test
+    void burstAndSteadyRateThroughTheClient() throws Exception {
+        String[] w1 = {"--messages", "300", "--producers", "4", "--consumers", "2"};
+        String[] w3 = {"--rate", "50", "--duration", "4", "--consumers", "2"};
+        JsonNode sync = sdmq("W1", concat(w1, "--via", "client"));
+        JsonNode async = sdmq("W1", concat(w1, "--via", "client", "--push", "async"));
+        JsonNode steady = sdmq("W3", concat(w3, "--via", "client"));
+        JsonNode rawW1 = sdmq("W1", w1);
+        JsonNode rawW3 = sdmq("W3", w3);
+
+        assertDeliveredOnce(sync, 300);
+        assertDeliveredOnce(async, 300);
+        assertDeliveredOnce(steady, 200);
+        for (JsonNode run : List.of(sync, async, steady)) {
+            assertThat(run.path("finishErrors").asLong()).as("finishErrors").isZero();
+        }
+        double raw = rawW1.path("callsPerMessage").asDouble();
+        assertThat(raw).isGreaterThan(1.0);
+        assertThat(sync.path("callsPerMessage").asDouble()).isPositive().isLessThan(raw);
+        assertThat(async.path("callsPerMessage").asDouble()).isPositive().isLessThan(raw);
+        assertThat(steady.path("callsPerMessage").asDouble()).isPositive()
+                .isLessThan(rawW3.path("callsPerMessage").asDouble());
+    }
+
     @Test
     void batchPushes() throws Exception {
         JsonNode w2 = sdmq("W2", "--messages", "2000", "--producers", "2", "--consumers", "2");

@@ -19,7 +19,7 @@ import java.util.concurrent.Executors;
  * kept-alive connections. The two calls that must not block the caller run the same blocking call on a thread of
  * their own.
  */
-final class SdmqClient implements Target {
+final class SdmqHttp implements Target {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 
     private final JsonMapper json = JsonMapper.builder().build();
@@ -32,7 +32,7 @@ final class SdmqClient implements Target {
     private final String prefix;
 
     /** The server at url, whose Redis keys begin with prefix. */
-    SdmqClient(String url, String prefix) {
+    SdmqHttp(String url, String prefix) {
         this.http = new Http1Client(URI.create(url));
         this.prefix = prefix;
     }
@@ -126,9 +126,20 @@ final class SdmqClient implements Target {
 
     /** The server's {@code sdmq.journal.pending} gauge: MySQL writes queued and not yet committed. */
     private double journalPending() throws IOException {
-        Reply reply = call("GET", "/actuator/metrics/sdmq.journal.pending", null, CALL_TIMEOUT);
+        return metric("sdmq.journal.pending");
+    }
+
+    /** The count of the server's {@code http.server.requests} timer: every request it has answered. */
+    @Override
+    public long serverCalls() throws IOException {
+        return Math.round(metric("http.server.requests"));
+    }
+
+    /** The first measurement of a metric at {@code /actuator/metrics/{name}} (a gauge's value, a timer's count). */
+    private double metric(String name) throws IOException {
+        Reply reply = call("GET", "/actuator/metrics/" + name, null, CALL_TIMEOUT);
         if (reply.status() != 200) {
-            throw new IOException("/actuator/metrics/sdmq.journal.pending answered " + reply.status());
+            throw new IOException("/actuator/metrics/" + name + " answered " + reply.status());
         }
         return json.readTree(reply.body()).path("measurements").path(0).path("value").asDouble();
     }
