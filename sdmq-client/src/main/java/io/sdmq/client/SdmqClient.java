@@ -118,9 +118,24 @@ public final class SdmqClient implements AutoCloseable {
      */
     public List<Delivered> get(String topic, int count, Duration timeout) {
         checkOpen();
-        String route = "/get/" + URLEncoder.encode(topic, StandardCharsets.UTF_8).replace("+", "%20");
-        String path = HttpCalls.path(route, "timeout", timeout.toMillis(), "count", count);
+        String path = HttpCalls.path(topicRoute("/get/", topic), "timeout", timeout.toMillis(), "count", count);
         return Wire.delivered(http.call(new Call("GET", path, null, timeout)));
+    }
+
+    /**
+     * A consumer's loop in one call per batch: finishes {@code finishIds} (the previous batch's, at most 1 000, may be
+     * empty) with one commit, then waits as {@link #get} does, up to {@code linger} more once a first message is
+     * ready (the server caps it, 50 ms by default) so that the batch fills. A bad parameter fails the call with
+     * {@link SdmqClientException.InvalidRequest} before anything is finished; a bad id fails only its own outcome.
+     */
+    public FinishedAndDelivered finishAndGet(String topic, List<String> finishIds, int count, Duration timeout,
+                                             Duration linger) {
+        checkOpen();
+        String path = HttpCalls.path(topicRoute("/get/", topic), "timeout", timeout.toMillis(), "count", count,
+                "linger", linger.toMillis());
+        JsonNode data = http.call(new Call("POST", path, wire.ids(finishIds), timeout.plus(linger)));
+        return new FinishedAndDelivered(Wire.finishOutcomes(data.path("finished")),
+                Wire.delivered(data.path("messages")));
     }
 
     /** Acknowledges a reserved message. 404 unknown, 409 not reserved (its TTR passed) or terminal. */
@@ -166,6 +181,10 @@ public final class SdmqClient implements AutoCloseable {
     public void close() {
         closed = true;
         batcher.close();
+    }
+
+    private static String topicRoute(String prefix, String topic) {
+        return prefix + URLEncoder.encode(topic, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     private JsonNode post(String path) {

@@ -67,6 +67,44 @@ class SdmqClientIT {
     }
 
     @Test
+    void finish_and_get_finishes_the_previous_batch_and_delivers_the_next_in_one_call() {
+        List<String> first = client.pushAll(List.of(PushMessage.of(topic, "1"), PushMessage.of(topic, "2")));
+        List<Delivered> reserved = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(20)).until(() -> reserved.addAll(client.get(topic, 2, Duration.ofSeconds(1)))
+                && reserved.size() == 2);
+        String third = client.push(PushMessage.of(topic, "3"));
+        long requests = client.stats().requests();
+
+        FinishedAndDelivered done = client.finishAndGet(topic, List.of(first.get(0), "not-an-id", first.get(1)), 10,
+                Duration.ofSeconds(10), Duration.ofMillis(20));
+
+        assertThat(client.stats().requests() - requests).isEqualTo(1);
+        assertThat(done.finished()).extracting(FinishOutcome::id, FinishOutcome::code).containsExactly(
+                tuple(first.get(0), 200), tuple("not-an-id", 400), tuple(first.get(1), 200));
+        assertThat(done.messages()).singleElement().satisfies(m -> {
+            assertThat(m.id()).isEqualTo(third);
+            assertThat(m.body()).isEqualTo("3");
+        });
+        FinishedAndDelivered last = client.finishAndGet(topic, List.of(third), 10, Duration.ofMillis(500),
+                Duration.ZERO);
+        assertThat(last.finished()).allMatch(FinishOutcome::finished);
+        assertThat(last.messages()).isEmpty();
+        assertThatThrownBy(() -> client.finish(third)).isInstanceOf(SdmqClientException.Conflict.class);
+    }
+
+    @Test
+    void a_bad_count_in_finish_and_get_is_refused_naming_the_field_and_finishes_nothing() {
+        String id = client.push(PushMessage.of(topic, "b"));
+        assertThat(client.get(topic, 1, Duration.ofSeconds(10))).extracting(Delivered::id).containsExactly(id);
+
+        assertThatThrownBy(() -> client.finishAndGet(topic, List.of(id), 0, Duration.ofSeconds(1), Duration.ZERO))
+                .isInstanceOfSatisfying(SdmqClientException.InvalidRequest.class,
+                        e -> assertThat(e.serverMessage()).startsWith("count"));
+
+        client.finish(id);
+    }
+
+    @Test
     void touch_extends_a_reservation_by_its_ttr() {
         String id = client.push(PushMessage.builder(topic, "b").ttr(Duration.ofSeconds(20)).build());
         client.get(topic, 1, Duration.ofSeconds(10));
