@@ -162,6 +162,14 @@ public final class SdmqClient implements AutoCloseable {
         post(HttpCalls.path("/nack", "jobId", id, "delay", delayOrNull == null ? null : delayOrNull.toMillis()));
     }
 
+    /**
+     * Gives up on a reserved message: it is DEAD at once, whatever attempts it has left (an admin's {@code /requeue}
+     * brings it back). For a message no retry can help, a body that cannot be parsed, say.
+     */
+    public void nackAsDead(String id) {
+        post(HttpCalls.path("/nack", "jobId", id, "dead", true));
+    }
+
     /** Extends a reservation by the message's TTR; answers the new deadline, epoch ms. */
     public long touch(String id) {
         return post(HttpCalls.path("/touch", "jobId", id)).asLong();
