@@ -36,11 +36,13 @@ import java.util.stream.IntStream;
 public final class SdmqClient implements AutoCloseable {
     private final Counters counters = new Counters();
     private final Wire wire = new Wire();
+    private final URI baseUri;
     private final HttpCalls http;
     private final PushBatcher batcher;
     private volatile boolean closed;
 
     SdmqClient(ClientSettings settings) {
+        this.baseUri = settings.baseUri();
         this.http = new HttpCalls(settings, wire, counters);
         this.batcher = new PushBatcher(settings, new SendBatch(http, wire, counters));
     }
@@ -173,6 +175,11 @@ public final class SdmqClient implements AutoCloseable {
     /** Extends a reservation by the message's TTR; answers the new deadline, epoch ms. */
     public long touch(String id) {
         return post(HttpCalls.path("/touch", "jobId", id)).asLong();
+    }
+
+    /** The server this client calls, without a trailing slash. */
+    public URI baseUri() {
+        return baseUri;
     }
 
     /** What this client has sent so far. */
