@@ -46,6 +46,7 @@ class PathFuzzIT {
             new Route("GET", "/delete", "/delete?topic=fuzz&bizKey=order-1"),
             new Route("POST", "/reschedule", "/reschedule?jobId=" + UNKNOWN_ID + "&delay=1000"),
             new Route("GET", "/get/{topic}", "/get/fuzz?timeout=0&count=1"),
+            new Route("POST", "/get/{topic}", "/get/fuzz?timeout=0&count=1&linger=0"),
             new Route("POST", "/finish", "/finish?jobId=" + UNKNOWN_ID),
             new Route("POST", "/nack", "/nack?jobId=" + UNKNOWN_ID + "&delay=1000"),
             new Route("POST", "/touch", "/touch?id=" + UNKNOWN_ID),

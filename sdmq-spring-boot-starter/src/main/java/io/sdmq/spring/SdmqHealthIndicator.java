@@ -2,6 +2,9 @@ package io.sdmq.spring;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.URI;
@@ -17,6 +20,7 @@ import java.time.Duration;
  */
 public class SdmqHealthIndicator implements HealthIndicator {
     static final Duration TIMEOUT = Duration.ofSeconds(3);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final HttpClient http;
     private final URI health;
@@ -31,7 +35,7 @@ public class SdmqHealthIndicator implements HealthIndicator {
         HttpRequest request = HttpRequest.newBuilder(health).timeout(TIMEOUT).GET().build();
         try {
             HttpResponse<String> reply = http.send(request, HttpResponse.BodyHandlers.ofString());
-            Health.Builder health = reply.statusCode() == 200 && reply.body().contains("\"status\":\"UP\"")
+            Health.Builder health = reply.statusCode() == 200 && "UP".equals(statusIn(reply.body()))
                     ? Health.up() : Health.down().withDetail("status", reply.statusCode());
             return health.withDetail("server", this.health.toString()).build();
         } catch (IOException e) {
@@ -39,6 +43,16 @@ public class SdmqHealthIndicator implements HealthIndicator {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Health.unknown().withDetail("server", health.toString()).build();
+        }
+    }
+
+    /** The {@code status} of the server's health reply; null when the reply is not that JSON. */
+    private static String statusIn(String reply) {
+        try {
+            JsonNode status = JSON.readTree(reply).path("status");
+            return status.isString() ? status.asString() : null;
+        } catch (JacksonException e) {
+            return null;
         }
     }
 }
