@@ -12,11 +12,12 @@ local function parse_delays(csv)
   return delays
 end
 
--- Gives back a message that is out of its reserved zset: due again at now + wait (wait nil: its backoff), or dead.
+-- Gives back a message that is out of its reserved zset: due again at now + wait (wait nil: its backoff), or dead,
+-- at once when bury is true (the consumer gave up on it).
 -- Returns 'DEAD' or 'DELAY', its meta JSON as stored (the new due time in it) and the decoded message.
-local function retry_or_bury(keys, id, json, now, wait, defaults)
+local function retry_or_bury(keys, id, json, now, wait, defaults, bury)
   local message = cjson.decode(json)
-  if message.a >= message.ma then
+  if bury or message.a >= message.ma then
     redis.call('HDEL', keys.meta, id)
     redis.call('ZADD', keys.gone, string.format('%.0f', now), id)
     return 'DEAD', json, message

@@ -36,11 +36,13 @@ import java.util.stream.IntStream;
 public final class SdmqClient implements AutoCloseable {
     private final Counters counters = new Counters();
     private final Wire wire = new Wire();
+    private final URI baseUri;
     private final HttpCalls http;
     private final PushBatcher batcher;
     private volatile boolean closed;
 
     SdmqClient(ClientSettings settings) {
+        this.baseUri = settings.baseUri();
         this.http = new HttpCalls(settings, wire, counters);
         this.batcher = new PushBatcher(settings, new SendBatch(http, wire, counters));
     }
@@ -162,9 +164,22 @@ public final class SdmqClient implements AutoCloseable {
         post(HttpCalls.path("/nack", "jobId", id, "delay", delayOrNull == null ? null : delayOrNull.toMillis()));
     }
 
+    /**
+     * Gives up on a reserved message: it is DEAD at once, whatever attempts it has left (an admin's {@code /requeue}
+     * brings it back). For a message no retry can help, a body that cannot be parsed, say.
+     */
+    public void nackAsDead(String id) {
+        post(HttpCalls.path("/nack", "jobId", id, "dead", true));
+    }
+
     /** Extends a reservation by the message's TTR; answers the new deadline, epoch ms. */
     public long touch(String id) {
         return post(HttpCalls.path("/touch", "jobId", id)).asLong();
+    }
+
+    /** The server this client calls, without a trailing slash. */
+    public URI baseUri() {
+        return baseUri;
     }
 
     /** What this client has sent so far. */

@@ -105,6 +105,18 @@ class SdmqClientIT {
     }
 
     @Test
+    void a_message_nacked_as_dead_is_not_delivered_again_though_it_had_attempts_left() {
+        String id = client.push(PushMessage.builder(topic, "b").maxAttempts(5)
+                .retryDelays(List.of(Duration.ofMillis(100))).build());
+        assertThat(client.get(topic, 1, Duration.ofSeconds(10))).extracting(Delivered::id).containsExactly(id);
+
+        client.nackAsDead(id);
+
+        assertNothingDeliveredFor(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> client.nackAsDead(id)).isInstanceOf(SdmqClientException.Conflict.class);
+    }
+
+    @Test
     void touch_extends_a_reservation_by_its_ttr() {
         String id = client.push(PushMessage.builder(topic, "b").ttr(Duration.ofSeconds(20)).build());
         client.get(topic, 1, Duration.ofSeconds(10));

@@ -44,6 +44,12 @@ public interface Consumer {
     /** Gives a reserved message back: redelivered after {@code delay} ms, or per its retry policy when null. */
     void nack(long id, Long delay);
 
+    /**
+     * Gives up on a reserved message: it is {@code DEAD} at once, whatever attempts it has left, as when its last
+     * attempt is nacked; {@code /requeue} brings it back. For a consumer that knows a retry cannot help.
+     */
+    void nackAsDead(long id);
+
     /** Extends a reservation by the message's time-to-run; answers the new deadline. */
     long touch(long id);
 }

@@ -197,6 +197,8 @@ class BadInputIT {
                 post("/reschedule?jobId=x&delay=1000").answers(400, "jobId"),
                 post("/nack?jobId=" + UNKNOWN_ID + "&delay=-1").answers(400, "delay"),
                 post("/nack?delay=1000").answers(400, "jobId"),
+                post("/nack?jobId=" + UNKNOWN_ID + "&dead=true&delay=0").answers(400, "delay"),
+                post("/nack?jobId=" + UNKNOWN_ID + "&dead=maybe").answers(400, "dead"),
                 post("/touch?jobId=1.5").answers(400, "jobId"),
                 // admin
                 get("/reStore?expire=maybe").answers(400, "expire"),

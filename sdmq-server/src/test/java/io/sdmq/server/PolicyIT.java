@@ -129,6 +129,21 @@ class PolicyIT {
     }
 
     @Test
+    void a_nack_as_dead_makes_a_message_with_attempts_left_dead_at_once() {
+        String topic = topic("dead");
+        String id = push("{\"topic\":\"" + topic + "\",\"body\":\"d\",\"delay\":0,\"maxAttempts\":5}");
+        assertThat(server.get("/get/" + topic + "?timeout=5000").data()).hasSize(1);
+
+        assertThat(server.postForm("/nack?jobId=" + id + "&dead=true").status()).isEqualTo(200);
+
+        JsonNode job = server.get("/job/" + id).data();
+        assertThat(job.get("status").asString()).isEqualTo("DEAD");
+        assertThat(job.get("attempts").asInt()).isEqualTo(1);
+        assertThat(server.get("/get/" + topic + "?timeout=1000").data()).isEmpty();
+        assertThat(server.postForm("/nack?jobId=" + id + "&dead=true").status()).isEqualTo(409);
+    }
+
+    @Test
     void reschedule_replace_and_delete_by_key_change_pending_messages() {
         String topic = topic("move");
         String moved = push("{\"topic\":\"" + topic + "\",\"body\":\"m\",\"delay\":600000}");

@@ -144,14 +144,23 @@ final class ConsumerCalls implements Consumer {
         if (delay != null && (delay < 0 || delay > maxDelay)) {
             throw new InvalidRequestException("delay", "must be in 0.." + maxDelay + " ms");
         }
+        nack(id, delay, false);
+    }
+
+    @Override
+    public void nackAsDead(long id) {
+        nack(id, null, true);
+    }
+
+    private void nack(long id, Long delay, boolean dead) {
         int bucket = Buckets.of(id, reservations.buckets());
         long now = clock.millis();
-        Nacked nacked = reservations.nack(bucket, id, now, delay).orElseThrow(() -> whyNotReserved(id, "nack"));
+        Nacked nacked = reservations.nack(bucket, id, now, delay, dead).orElseThrow(() -> whyNotReserved(id, "nack"));
         Message m = nacked.message();
         Transition base = Transition.of(id, MessageStatus.RESERVED, nacked.dead() ? MessageStatus.DEAD
                 : MessageStatus.DELAY, now, reservations.bucketName(bucket)).withAttempts(m.attempts());
         if (nacked.dead()) {
-            statusLog.commit(base.withNote("nack, attempts exhausted"));
+            statusLog.commit(base.withNote(dead ? "nack as dead: the consumer gave up" : "nack, attempts exhausted"));
             return;
         }
         statusLog.record(base.withDueTime(m.dueTime()).withNote("nack"));

@@ -68,11 +68,11 @@ public final class RedisReservations extends RedisBuckets implements Reservation
     }
 
     @Override
-    public Optional<Nacked> nack(int bucket, long id, long now, Long delayMs) {
+    public Optional<Nacked> nack(int bucket, long id, long now, Long delayMs, boolean dead) {
         BucketKeys keys = keys(bucket);
         List<Object> reply = run(LuaScripts.NACK, List.of(keys.meta(), keys.delay(), keys.reserved(),
                 keys.gone()), Long.toString(id), Long.toString(now), delayMs == null ? "" : Long.toString(delayMs),
-                defaultRetryDelays, Long.toString(GONE_MS));
+                defaultRetryDelays, Long.toString(GONE_MS), dead ? "1" : "0");
         if (reply == null || reply.isEmpty()) {
             return Optional.empty();
         }

@@ -27,9 +27,10 @@ public interface Reservations extends BucketSet {
 
     /**
      * A consumer gives a reserved message back: due again at {@code now + delayMs}, or after its retry policy's
-     * backoff when {@code delayMs} is null, or out as dead when its attempts are exhausted. Empty when not reserved.
+     * backoff when {@code delayMs} is null, or out as dead when its attempts are exhausted or {@code dead} is true
+     * (the consumer gave up on it). Empty when not reserved.
      */
-    Optional<Nacked> nack(int bucket, long id, long now, Long delayMs);
+    Optional<Nacked> nack(int bucket, long id, long now, Long delayMs, boolean dead);
 
     /** Extends a reservation to {@code now + ttr}; the new deadline, or empty when the message is not reserved. */
     OptionalLong touch(int bucket, long id, long now);

@@ -82,6 +82,21 @@ class PolicyTest {
     }
 
     @Test
+    void nack_as_dead_makes_a_message_with_attempts_left_dead_at_once() {
+        long id = f.push("order", null, 0);
+        f.advance(0);
+        assertThat(f.popNow("order")).extracting(Message::attempts).containsExactly(1);
+
+        f.engine.consumer().nackAsDead(id);
+
+        assertThat(f.messageLog.find(id).orElseThrow().status()).isEqualTo(DEAD);
+        assertThat(f.messageLog.history(id)).last().satisfies(t -> assertThat(t.note()).contains("gave up"));
+        f.advance(600_000);
+        assertThat(f.popNow("order")).isEmpty();
+        assertThatThrownBy(() -> f.engine.consumer().nackAsDead(id)).isInstanceOf(MessageStateException.class);
+    }
+
+    @Test
     void requeue_brings_a_dead_message_back_with_fresh_attempts() {
         long id = f.push("order", null, 0);
         for (int i = 0; i < 3; i++) {

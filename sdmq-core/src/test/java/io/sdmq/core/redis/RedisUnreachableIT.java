@@ -49,7 +49,7 @@ class RedisUnreachableIT {
         for (Executable call : List.<Executable>of(
                 () -> reservations.pop(0, "order", 1, NOW),
                 () -> reservations.finish(0, List.of(1L), NOW),
-                () -> reservations.nack(0, 1L, NOW, null),
+                () -> reservations.nack(0, 1L, NOW, null, false),
                 () -> reservations.touch(0, 1L, NOW),
                 () -> reservations.requeueExpired(0, NOW, 10),
                 () -> reservations.readyCount(0, "order"),

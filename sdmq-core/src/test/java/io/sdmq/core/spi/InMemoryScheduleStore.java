@@ -266,13 +266,13 @@ public final class InMemoryScheduleStore implements SchedulePorts {
     }
 
     @Override
-    public synchronized Optional<Nacked> nack(int bucket, long id, long now, Long delayMs) {
+    public synchronized Optional<Nacked> nack(int bucket, long id, long now, Long delayMs, boolean dead) {
         Bucket b = buckets[bucket];
         if (!b.remove(b.reserved, b.reservedById, id) || !b.meta.containsKey(id)) {
             return Optional.empty();
         }
         Message m = b.meta.get(id);
-        if (m.attempts() >= m.maxAttempts()) {
+        if (dead || m.attempts() >= m.maxAttempts()) {
             b.meta.remove(id);
             b.forget(id, now);
             return Optional.of(new Nacked(true, m));

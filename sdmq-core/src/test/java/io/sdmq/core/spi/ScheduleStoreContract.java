@@ -632,14 +632,14 @@ public abstract class ScheduleStoreContract {
         schedule.moveDue(B, NOW + 3, 10);
         reservations.pop(B, "order", 2, NOW + 3);
 
-        Reservations.Nacked byDelay = reservations.nack(B, given.id(), NOW + 10, 2_000L).orElseThrow();
-        Reservations.Nacked byPolicy = reservations.nack(B, policy.id(), NOW + 10, null).orElseThrow();
+        Reservations.Nacked byDelay = reservations.nack(B, given.id(), NOW + 10, 2_000L, false).orElseThrow();
+        Reservations.Nacked byPolicy = reservations.nack(B, policy.id(), NOW + 10, null, false).orElseThrow();
 
         assertThat(byDelay.dead()).isFalse();
         assertThat(byDelay.message().dueTime()).isEqualTo(NOW + 2_010);
         assertThat(byDelay.message().attempts()).isEqualTo(1);
         assertThat(byPolicy.message().dueTime()).isEqualTo(NOW + 510);
-        assertThat(reservations.nack(B, given.id(), NOW + 20, 0L)).isEmpty();
+        assertThat(reservations.nack(B, given.id(), NOW + 20, 0L, false)).isEmpty();
         assertThat(schedule.moveDue(B, NOW + 2_012, 10).moved()).extracting(Moved::id).containsExactly(policy.id());
         assertThat(schedule.moveDue(B, NOW + 2_013, 10).moved()).extracting(Moved::id).containsExactly(given.id());
     }
@@ -651,10 +651,26 @@ public abstract class ScheduleStoreContract {
         schedule.moveDue(B, NOW, 10);
         reservations.pop(B, "order", 1, NOW);
 
-        Reservations.Nacked nacked = reservations.nack(B, m.id(), NOW + 1, null).orElseThrow();
+        Reservations.Nacked nacked = reservations.nack(B, m.id(), NOW + 1, null, false).orElseThrow();
 
         assertThat(nacked.dead()).isTrue();
         assertThat(restores.holds(B, m.id())).isFalse();
+        assertThat(restore(B, m, NOW)).isEqualTo(RestoreTarget.Restored.GONE);
+    }
+
+    @Test
+    void nack_as_dead_buries_a_message_with_attempts_left() {
+        Message m = aMessage().due(NOW).maxAttempts(5).build();
+        push(B, m);
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 1, NOW);
+
+        Reservations.Nacked nacked = reservations.nack(B, m.id(), NOW + 1, null, true).orElseThrow();
+
+        assertThat(nacked.dead()).isTrue();
+        assertThat(nacked.message().attempts()).isEqualTo(1);
+        assertThat(restores.holds(B, m.id())).isFalse();
+        assertThat(schedule.moveDue(B, NOW + 600_000, 10).moved()).isEmpty();
         assertThat(restore(B, m, NOW)).isEqualTo(RestoreTarget.Restored.GONE);
     }
 

@@ -1,5 +1,6 @@
 package io.sdmq.server.web;
 
+import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.Message;
 import io.sdmq.core.Consumer;
 import io.sdmq.core.Consumer.FinishedAndPopped;
@@ -95,11 +96,23 @@ class ConsumerController {
         return ApiResponse.ok(parsed.results(queue.finishAll(parsed.valid()), errors));
     }
 
+    /**
+     * Gives a reserved message back, due after {@code delay} or its retry policy's backoff; with {@code dead=true}
+     * (and no delay) it is {@code DEAD} at once, for a consumer that knows a retry cannot help.
+     */
     @PostMapping("/nack")
     ResponseEntity<ApiResponse<Boolean>> nack(@RequestParam(required = false) String jobId,
                                               @RequestParam(required = false) String id,
-                                              @RequestParam(required = false) Long delay) {
-        queue.nack(MessageIds.parse(jobId, id), delay);
+                                              @RequestParam(required = false) Long delay,
+                                              @RequestParam(defaultValue = "false") boolean dead) {
+        long parsed = MessageIds.parse(jobId, id);
+        if (!dead) {
+            queue.nack(parsed, delay);
+        } else if (delay != null) {
+            throw new InvalidRequestException("delay", "must not be given with dead=true");
+        } else {
+            queue.nackAsDead(parsed);
+        }
         return ApiResponse.ok(true);
     }
 
