@@ -74,7 +74,7 @@ logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --workload raw \
     --messages 200000 --jdbc jdbc:mysql://127.0.0.1:3306/ --out "$RESULTS"
 measured "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" --label sdmq
 # the same server through the Java client: W1 with each producer waiting for its push, then pushing without waiting
-# (pushAsync), and W3; its consumers make one call per batch (POST /get with the last batch's finishes, 50 ms linger)
+# (pushAsync), and W3; its consumers make one call per batch (POST /get with the last batch's finishes, 20 ms linger)
 logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" "${W1_ARGS[@]}" --via client --label sdmq-client --out "$RESULTS" \
     "${PIDS[@]}"
 logged "${BENCH_JVM[@]}" "${BENCH_TARGET[@]}" "${W3_ARGS[@]}" --via client --label sdmq-client --out "$RESULTS" \

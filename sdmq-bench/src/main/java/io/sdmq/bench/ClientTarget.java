@@ -4,6 +4,7 @@ import io.sdmq.client.FinishOutcome;
 import io.sdmq.client.FinishedAndDelivered;
 import io.sdmq.client.PushMessage;
 import io.sdmq.client.SdmqClient;
+import io.sdmq.client.SdmqClientBuilder;
 import io.sdmq.client.SdmqClientException;
 
 import java.io.IOException;
@@ -28,8 +29,19 @@ final class ClientTarget implements Target {
     /** Per consumer thread: the ids it finished, sent with its next poll, and the future that poll completes. */
     private final ThreadLocal<Finishing> finishing = new ThreadLocal<>();
 
-    ClientTarget(String url, String prefix, int lingerMs) {
-        this.client = SdmqClient.builder(URI.create(url)).build();
+    /**
+     * The client with its defaults, but for the producer's linger and batches in flight when given (negative: the
+     * client's default), so that a run can measure them.
+     */
+    ClientTarget(String url, String prefix, int lingerMs, int pushLingerMs, int pushInFlight) {
+        SdmqClientBuilder builder = SdmqClient.builder(URI.create(url));
+        if (pushLingerMs >= 0) {
+            builder.linger(Duration.ofMillis(pushLingerMs));
+        }
+        if (pushInFlight > 0) {
+            builder.maxInFlightBatches(pushInFlight);
+        }
+        this.client = builder.build();
         this.http = new SdmqHttp(url, prefix);
         this.linger = Duration.ofMillis(lingerMs);
     }
