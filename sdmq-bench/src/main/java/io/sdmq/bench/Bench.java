@@ -22,8 +22,8 @@ import java.util.Map;
  * --url http://127.0.0.1:8080       the server
  * --via http|client --linger MS     drive it over raw HTTP (default), or through the Java client (pushes gathered
  *                                   into batches, each consumer one POST /get per batch lingering MS, default 20)
- * --push-linger MS --push-in-flight N   with --via client: the client's producer linger and batches in flight
- *                                   (default: the client's defaults)
+ * --push-linger MS --push-in-flight N --push-batch N   with --via client: the client's producer linger, batches
+ *                                   in flight and batch size (default: the client's defaults)
  * --push sync|async                 W1, W5 producers wait for each push's answer (default), or push without waiting
  * --peer redisson|db-scheduler --warmup N   run W1 to W5 against a peer instead (see Peers), in this JVM, after a
  *                                           W1 of N messages that is not measured; redisson uses --redis and
@@ -109,7 +109,8 @@ public final class Bench {
         return switch (options.text("via", "http")) {
             case "http" -> new SdmqHttp(url, prefix);
             case "client" -> new ClientTarget(url, prefix, options.integer("linger", 20),
-                    options.integer("push-linger", -1), options.integer("push-in-flight", 0));
+                    options.integer("push-linger", -1), options.integer("push-in-flight", 0),
+                    options.integer("push-batch", 0));
             default -> throw new IllegalArgumentException("--via: http or client, not " + options.text("via", ""));
         };
     }

@@ -30,11 +30,14 @@ final class ClientTarget implements Target {
     private final ThreadLocal<Finishing> finishing = new ThreadLocal<>();
 
     /**
-     * The client with its defaults, but for the producer's linger and batches in flight when given (negative: the
+     * The client with its defaults, but for the producer's linger, batches in flight and batch size when given (negative: the
      * client's default), so that a run can measure them.
      */
-    ClientTarget(String url, String prefix, int lingerMs, int pushLingerMs, int pushInFlight) {
+    ClientTarget(String url, String prefix, int lingerMs, int pushLingerMs, int pushInFlight, int pushBatch) {
         SdmqClientBuilder builder = SdmqClient.builder(URI.create(url));
+        if (pushBatch > 0) {
+            builder.maxBatch(pushBatch);
+        }
         if (pushLingerMs >= 0) {
             builder.linger(Duration.ofMillis(pushLingerMs));
         }

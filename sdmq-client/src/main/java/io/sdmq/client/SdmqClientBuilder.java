@@ -5,7 +5,7 @@ import java.time.Duration;
 
 /**
  * Builds an {@link SdmqClient}; every option has a default, named on its setter. The batching defaults were chosen
- * by measurement (BENCHMARKS.md, issue 44): a batch leaves at 100 messages or when its oldest has waited 1 ms, with 4
+ * by measurement (BENCHMARKS.md, issue 44): a batch leaves at 500 messages or when its oldest has waited 1 ms, with 4
  * batches in flight and 10 000 messages buffered. A longer linger costs producers that wait for each push (5 ms: 0.4x
  * the pushes of 1 ms from 4 such threads) and gains nothing for those that do not.
  */
@@ -17,7 +17,7 @@ public final class SdmqClientBuilder {
     private int maxRetries = 3;
     private Duration retryBackoff = Duration.ofMillis(200);
     private Duration maxRetryBackoff = Duration.ofSeconds(5);
-    private int maxBatch = 100;
+    private int maxBatch = 500;
     private Duration linger = Duration.ofMillis(1);
     private int maxInFlightBatches = 4;
     private int bufferSize = 10_000;
@@ -73,7 +73,7 @@ public final class SdmqClientBuilder {
         return this;
     }
 
-    /** The most messages of {@code push} and {@code pushAsync} in one {@code /push/batch} call, 1..1000; 100. */
+    /** The most messages of {@code push} and {@code pushAsync} in one {@code /push/batch} call, 1..1000; 500. */
     public SdmqClientBuilder maxBatch(int maxBatch) {
         this.maxBatch = maxBatch;
         return this;
