@@ -7,16 +7,15 @@ import io.sdmq.core.EngineSettings;
 import io.sdmq.core.Producer;
 import io.sdmq.core.Producer.OnDuplicate;
 import io.sdmq.core.Producer.PushResult;
+import io.sdmq.server.web.ParkedReply;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.context.request.async.DeferredResult;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The HTTP API of ouqiang/delay-queue, so its clients work unchanged: push, pop, finish and delete, each a POST of a
@@ -28,7 +27,6 @@ import java.util.concurrent.CompletableFuture;
 class OuqiangController {
     /** How long ouqiang's server holds a pop. */
     static final Duration OUQIANG_POP_WAIT = Duration.ofSeconds(180);
-    private static final long EXTRA_WAIT_MS = 5_000;
     /** A body byte takes at most six in a JSON string ({@code \u0000}); the other fields fit in the rest. */
     private static final int JSON_BYTES_PER_BODY_BYTE = 6;
     private static final int ENVELOPE_BYTES = 4_096;
@@ -70,14 +68,8 @@ class OuqiangController {
             throw new InvalidRequestException("topic", "must name one topic: sdmq waits on one topic a pop");
         }
         Duration wait = settings.maxWait().compareTo(OUQIANG_POP_WAIT) < 0 ? settings.maxWait() : OUQIANG_POP_WAIT;
-        CompletableFuture<List<Message>> popped = consumer.pop(topic, 1, wait, Duration.ZERO);
-        if (popped.isDone() && !popped.isCompletedExceptionally()) {
-            return popped(popped.join());
-        }
-        DeferredResult<OuqiangReply> reply = new DeferredResult<>(wait.toMillis() + EXTRA_WAIT_MS);
-        popped.whenComplete((messages, failure) ->
-                reply.setResult(failure == null ? popped(messages) : OuqiangErrors.reply(failure)));
-        return reply;
+        return ParkedReply.of(consumer.pop(topic, 1, wait, Duration.ZERO), wait.toMillis(),
+                OuqiangController::popped);
     }
 
     private static OuqiangReply popped(List<Message> messages) {

@@ -20,13 +20,9 @@ import java.util.concurrent.CompletionException;
 class OuqiangErrors {
     private static final Logger log = LoggerFactory.getLogger(OuqiangErrors.class);
 
+    /** The reply for a failure, thrown by a route or completing a parked pop (then maybe wrapped). */
     @ExceptionHandler(Exception.class)
-    OuqiangReply failed(Exception e) {
-        return reply(e);
-    }
-
-    /** The reply for a failure, thrown by a route or completing a pop. */
-    static OuqiangReply reply(Throwable failure) {
+    OuqiangReply failed(Exception failure) {
         Throwable e = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         if (e instanceof UnavailableException) {

@@ -12,18 +12,13 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.context.request.async.DeferredResult;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 
 /** What consumers do: wait for due messages, acknowledge, give back, extend (DESIGN §6). */
 @RestController
 class ConsumerController {
-    private static final long EXTRA_WAIT_MS = 5_000;
-
     private final Consumer queue;
     private final ApiExceptionHandler errors;
 
@@ -41,7 +36,7 @@ class ConsumerController {
                @RequestParam(defaultValue = "30000") long timeout,
                @RequestParam(defaultValue = "1") int count,
                @RequestParam(defaultValue = "0") long linger) {
-        return reply(queue.pop(topic, count, Duration.ofMillis(timeout), Duration.ofMillis(linger)), timeout,
+        return ParkedReply.of(queue.pop(topic, count, Duration.ofMillis(timeout), Duration.ofMillis(linger)), timeout,
                 ConsumerController::delivered);
     }
 
@@ -60,24 +55,8 @@ class ConsumerController {
         FinishedAndPopped done = queue.finishAndPop(ids.valid(), topic, count, Duration.ofMillis(timeout),
                 Duration.ofMillis(linger));
         List<FinishResult> finished = ids.results(done.finished(), errors);
-        return reply(done.popped(), timeout, messages -> ApiResponse.ok(
+        return ParkedReply.of(done.popped(), timeout, messages -> ApiResponse.ok(
                 new FinishedAndDelivered(finished, messages.stream().map(DeliveredMessage::of).toList())));
-    }
-
-    private static Object reply(CompletableFuture<List<Message>> popped, long timeout,
-                                Function<List<Message>, ResponseEntity<?>> answer) {
-        if (popped.isDone() && !popped.isCompletedExceptionally()) {
-            return answer.apply(popped.join());
-        }
-        DeferredResult<ResponseEntity<?>> reply = new DeferredResult<>(Math.max(timeout, 0) + EXTRA_WAIT_MS);
-        popped.whenComplete((messages, failure) -> {
-            if (failure != null) {
-                reply.setErrorResult(failure);
-            } else {
-                reply.setResult(answer.apply(messages));
-            }
-        });
-        return reply;
     }
 
     private static ResponseEntity<ApiResponse<List<DeliveredMessage>>> delivered(List<Message> messages) {
