@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Redisson's RDelayedQueue on the same Redis, as a service would use it: a producer offers a message with its delay,
  * the delayed queue's own task moves due messages to a blocking queue, and consumers poll that queue. Redisson's
- * defaults but for the string codec (the cheapest it has). Redis only: nothing reaches a database, and a taken
- * message needs no acknowledgement (nor gets a redelivery).
+ * defaults but for the string codec (the cheapest it has) and longer timeouts. Redis only: nothing reaches a
+ * database, and a taken message needs no acknowledgement (nor gets a redelivery).
  */
 final class RedissonPeer implements Target {
     private final RedissonClient redisson;
@@ -29,7 +29,9 @@ final class RedissonPeer implements Target {
     RedissonPeer(String redisUrl, String prefix) {
         Config config = new Config();
         config.setCodec(StringCodec.INSTANCE);
-        config.useSingleServer().setAddress(redisUrl);
+        // Redisson's delayed queue subscribes to a channel when it is made; its 7.5 s default for that subscription
+        // ran out on a loaded 2-core CI host, so a slow host gets longer rather than a failed run.
+        config.useSingleServer().setAddress(redisUrl).setSubscriptionTimeout(30_000).setTimeout(10_000);
         this.redisson = Redisson.create(config);
         this.prefix = prefix;
     }
