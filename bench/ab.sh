@@ -18,6 +18,9 @@
 #   AB_WARMUP        0 skips the warm-ups (default 1)
 #   AB_INSTANCES     2 starts a second instance on the next port, same database and key prefix; the bench talks to
 #                    the first, "server" CPU is both together (default 1)
+#   BENCH_JAR        the bench jar (default sdmq-bench/target/sdmq-bench-0.1.0-SNAPSHOT.jar); one built from another
+#                    commit compares two versions of sdmq-client against one server jar
+#   BENCH_JAVA_OPTS  extra options of the bench JVMs, e.g. an -agentpath for async-profiler to profile the client
 #   AB_PROFILE       1 attaches async-profiler (AB_PROFILER_LIB, libasyncProfiler.so from the
 #                    tools.profiler:async-profiler jar) over the measured workloads, collapsed stacks per thread
 #   AB_PROFILE_EVENT the profiler's event (default cpu; wall samples threads that wait too, to see what they wait on)

@@ -3,7 +3,7 @@
 # sets PORT, DB, PREFIX, OUT, SERVER_JAR and JAVA_OPTS (a list of JVM options) before calling start_server, and may set
 # SERVER_EXTRA_ARGS (a list of server arguments).
 REDIS_URL=redis://127.0.0.1:6379
-BENCH_JAR=sdmq-bench/target/sdmq-bench-0.1.0-SNAPSHOT.jar
+BENCH_JAR=${BENCH_JAR:-sdmq-bench/target/sdmq-bench-0.1.0-SNAPSHOT.jar}
 SERVER_PID=
 STARTED_PIDS=()
 
@@ -105,7 +105,7 @@ cleanup() {
 
 # the bench JVM with its arguments. C1 only: the load generator's JVM lives for one workload, and C2 would spend much
 # of it compiling, on cores the server needs
-BENCH_JVM=(timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 -jar "$BENCH_JAR")
+BENCH_JVM=(timeout 900 java -Xmx4g -XX:TieredStopAtLevel=1 ${BENCH_JAVA_OPTS:-} -jar "$BENCH_JAR")
 bench_jvm() {
     "${BENCH_JVM[@]}" "$@"
 }

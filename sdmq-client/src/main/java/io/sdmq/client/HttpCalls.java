@@ -13,16 +13,13 @@ import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Sends the calls of the HTTP API over the JDK's {@link HttpClient} and reads the envelope
  * {@code {"success","code","message","data"}} of their answers. A call that gets a 503 or no answer is sent again
- * after a {@link Backoff}, at most {@code maxRetries} times; any other answer is final. Waits between attempts hold
- * no thread.
+ * after a {@link Backoff}, at most {@code maxRetries} times; any other answer is final. The calling thread waits
+ * for each answer (the JDK's blocking {@code send}, one hand-off fewer than {@code sendAsync}) and sleeps between
+ * attempts.
  */
 final class HttpCalls {
     private final ClientSettings settings;
@@ -68,25 +65,28 @@ final class HttpCalls {
         return path.toString();
     }
 
-    /** Completes with the answer's {@code data}, or fails with an {@link SdmqClientException}. */
-    CompletableFuture<JsonNode> send(Call call) {
-        return attempt(call, request(call), 0);
-    }
-
-    /** {@link #send}, waiting for the answer on the calling thread. */
+    /**
+     * Sends {@code call} and answers the answer's {@code data}, or throws its {@link SdmqClientException}. The calling
+     * thread waits for the answer, and sleeps through the backoff before a retry.
+     */
     JsonNode call(Call call) {
-        return await(send(call));
-    }
-
-    /** The value of {@code future}, waited for; its failure thrown as it is, not wrapped. */
-    static <T> T await(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException failure) {
-                throw failure;
+        HttpRequest request = request(call);
+        for (int retry = 0; ; retry++) {
+            counters.request(retry > 0);
+            Answer answer = attempt(call, request, retry);
+            if (answer.error() == null) {
+                return answer.data();
             }
-            throw e;
+            SdmqClientException error = answer.error();
+            if (retry >= settings.maxRetries() || !worthRetrying(error)) {
+                throw error;
+            }
+            try {
+                Thread.sleep(backoff.before(retry + 1).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw error;
+            }
         }
     }
 
@@ -104,38 +104,28 @@ final class HttpCalls {
                 .method(call.method(), BodyPublishers.ofString(wire.write(call.body()))).build();
     }
 
-    private CompletableFuture<JsonNode> attempt(Call call, HttpRequest request, int retry) {
-        counters.request(retry > 0);
-        return http.sendAsync(request, BodyHandlers.ofString())
-                .handle((response, failure) -> next(call, request, retry, response, failure))
-                .thenCompose(next -> next);
+    /** What one attempt got: the answer's data, or why it failed. */
+    private record Answer(JsonNode data, SdmqClientException error) {
     }
 
-    /** The data of a good answer; else the failure, or the retry when the failure is worth one and one is left. */
-    private CompletableFuture<JsonNode> next(Call call, HttpRequest request, int retry,
-                                             HttpResponse<String> response, Throwable failure) {
-        SdmqClientException error;
-        if (failure != null) {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            if (!(cause instanceof IOException)) {
-                return CompletableFuture.failedFuture(cause);
-            }
-            error = new SdmqClientException.ConnectionFailed(call.name() + " got no answer from "
-                    + settings.baseUri() + " in " + (retry + 1) + " attempt(s): " + cause, cause);
-        } else {
-            JsonNode envelope = wire.envelope(response.body());
-            if (response.statusCode() == 200 && envelope != null && envelope.path("success").asBoolean()) {
-                return CompletableFuture.completedFuture(envelope.path("data"));
-            }
-            String message = envelope != null ? Wire.text(envelope.path("message")) : abbreviated(response.body());
-            error = SdmqClientException.answered(call.name(), response.statusCode(), message);
+    private Answer attempt(Call call, HttpRequest request, int retry) {
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, BodyHandlers.ofString());
+        } catch (IOException e) {
+            return new Answer(null, new SdmqClientException.ConnectionFailed(call.name() + " got no answer from "
+                    + settings.baseUri() + " in " + (retry + 1) + " attempt(s): " + e, e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SdmqClientException.ConnectionFailed(call.name() + " was interrupted before its answer came; "
+                    + "the server may have done it", e);
         }
-        if (retry >= settings.maxRetries() || !worthRetrying(error)) {
-            return CompletableFuture.failedFuture(error);
+        JsonNode envelope = wire.envelope(response.body());
+        if (response.statusCode() == 200 && envelope != null && envelope.path("success").asBoolean()) {
+            return new Answer(envelope.path("data"), null);
         }
-        Executor later = CompletableFuture.delayedExecutor(backoff.before(retry + 1).toNanos(), TimeUnit.NANOSECONDS);
-        return CompletableFuture.supplyAsync(() -> attempt(call, request, retry + 1), later).thenCompose(next -> next);
+        String message = envelope != null ? Wire.text(envelope.path("message")) : abbreviated(response.body());
+        return new Answer(null, SdmqClientException.answered(call.name(), response.statusCode(), message));
     }
 
     /** A 503 (MySQL or Redis unavailable, the server's commit queue full) or no answer at all. */

@@ -6,18 +6,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Gathers the pushes of any number of threads into batches: one sender thread drains the buffer into an open batch
  * per {@code onDuplicate} (the server wants one policy per batch) and sends a batch when it holds {@code maxBatch}
- * messages or its oldest message has waited {@code linger}, with at most {@code maxInFlightBatches} batches sent and
- * not yet answered. The buffer counts the messages accepted and not yet sent, at most {@code bufferSize}; while the
- * sender waits for a batch to end, it fills, and pushes block or fail.
+ * messages or its oldest message has waited {@code linger}, with at most {@code maxInFlightBatches} batches sent
+ * and not yet answered, each on a thread of its own that waits for the answer and completes the messages' futures
+ * (so callbacks on them run there and should not block). A caller of {@link #push} that finds a slot free and no
+ * message waiting sends its own message on its thread, as a batch of one. The buffer counts the messages accepted and not yet sent, at most {@code bufferSize}; while
+ * the sender waits for a batch to end, it fills, and pushes block or fail.
  *
  * <p>{@link #close} stops taking messages, has the sender send every one it took (without waiting for the linger),
  * and returns when every batch is answered. A push that races with close is either refused or sent: the push holds a
@@ -35,6 +41,8 @@ final class PushBatcher implements AutoCloseable {
     private final Semaphore inFlight;
     private final ReadWriteLock door = new ReentrantReadWriteLock();
     private final Thread sender;
+    /** Runs the batches in flight, one thread each. */
+    private final ExecutorService batches;
     private volatile boolean closed;
 
     PushBatcher(ClientSettings settings, SendBatch sendBatch) {
@@ -42,6 +50,12 @@ final class PushBatcher implements AutoCloseable {
         this.sendBatch = sendBatch;
         this.room = new Semaphore(settings.bufferSize());
         this.inFlight = new Semaphore(settings.maxInFlightBatches());
+        AtomicInteger threads = new AtomicInteger();
+        this.batches = Executors.newFixedThreadPool(settings.maxInFlightBatches(), task -> {
+            Thread thread = new Thread(task, "sdmq-client-batch-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
         this.sender = new Thread(this::run, "sdmq-client-sender");
         sender.setDaemon(true);
         sender.start();
@@ -71,6 +85,46 @@ final class PushBatcher implements AutoCloseable {
         }
     }
 
+    /**
+     * {@link #add} for a caller that waits for the id. When no message is waiting to be sent and a batch slot is free,
+     * the caller sends its message itself, as a batch of one, sparing the hand-offs to the sender and back; while
+     * the slots are taken it joins the next batch. Either way no message of the buffer is overtaken.
+     */
+    String push(PushMessage message) {
+        Pending pending;
+        door.readLock().lock();
+        try {
+            if (closed || room.availablePermits() < settings.bufferSize() || !inFlight.tryAcquire()) {
+                pending = null;
+            } else {
+                pending = new Pending(message, new CompletableFuture<>(), System.nanoTime());
+            }
+        } finally {
+            door.readLock().unlock();
+        }
+        if (pending == null) {
+            return await(add(message));
+        }
+        try {
+            sendBatch.send(List.of(pending));
+        } finally {
+            inFlight.release();
+        }
+        return await(pending.id());
+    }
+
+    /** The value of {@code future}, waited for; its failure thrown as it is, not wrapped. */
+    private static String await(CompletableFuture<String> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw e;
+        }
+    }
+
     /** Sends every message accepted so far and waits until each has its outcome; later pushes fail. */
     @Override
     public void close() {
@@ -89,6 +143,7 @@ final class PushBatcher implements AutoCloseable {
                 interrupted = true;
             }
         }
+        batches.shutdown();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -146,6 +201,12 @@ final class PushBatcher implements AutoCloseable {
     private void dispatch(List<Pending> batch) {
         inFlight.acquireUninterruptibly();
         room.release(batch.size());
-        sendBatch.send(batch).whenComplete((done, never) -> inFlight.release());
+        batches.execute(() -> {
+            try {
+                sendBatch.send(batch);
+            } finally {
+                inFlight.release();
+            }
+        });
     }
 }

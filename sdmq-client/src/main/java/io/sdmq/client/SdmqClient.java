@@ -53,11 +53,12 @@ public final class SdmqClient implements AutoCloseable {
     }
 
     /**
-     * Pushes {@code message} in the next batch and waits until it is committed; answers its id (the holder's id for
-     * a taken {@code bizKey}). Blocks while the buffer is full, or throws {@link SdmqClientException.BufferFull}.
+     * Pushes {@code message} and waits until it is committed; answers its id (the holder's id for a taken
+     * {@code bizKey}). The calling thread sends it itself when nothing is waiting to be sent and a batch slot is free,
+     * else it goes in the next batch. Blocks while the buffer is full, or throws {@link SdmqClientException.BufferFull}.
      */
     public String push(PushMessage message) {
-        return HttpCalls.await(pushAsync(message));
+        return batcher.push(Objects.requireNonNull(message, "message"));
     }
 
     /**

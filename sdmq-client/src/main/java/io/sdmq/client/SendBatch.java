@@ -3,8 +3,6 @@ package io.sdmq.client;
 import io.sdmq.client.HttpCalls.Call;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * Sends one batch of pushed messages, all of one {@code onDuplicate}, as one {@code /push/batch} call and completes
@@ -23,52 +21,33 @@ final class SendBatch {
         this.counters = counters;
     }
 
-    /** Completes when every message of {@code batch} has its outcome; never fails. */
-    CompletableFuture<Void> send(List<Pending> batch) {
+    /** Returns when every message of {@code batch} has its outcome, on the calling thread; never throws. */
+    void send(List<Pending> batch) {
         counters.batch(batch.size());
-        Call call = Call.post("/push/batch", wire.messages(batch.stream().map(Pending::message).toList()));
-        return http.send(call).handle((data, failure) -> {
-            if (failure == null) {
-                return completeAll(batch, Wire.strings(data));
+        try {
+            List<String> ids = Wire.strings(http.call(Call.post("/push/batch",
+                    wire.messages(batch.stream().map(Pending::message).toList()))));
+            if (ids.size() != batch.size()) {
+                throw new IllegalStateException("/push/batch answered " + ids.size() + " ids for " + batch.size()
+                        + " messages");
             }
-            Throwable cause = unwrap(failure);
-            if (cause instanceof SdmqClientException.InvalidRequest) {
-                return oneByOne(batch);
-            }
-            batch.forEach(p -> p.id().completeExceptionally(cause));
-            return CompletableFuture.<Void>completedFuture(null);
-        }).thenCompose(done -> done).whenComplete((done, bug) -> {
-            if (bug != null) {
-                batch.forEach(p -> p.id().completeExceptionally(unwrap(bug)));
-            }
-        }).exceptionally(bug -> null);
-    }
-
-    private static CompletableFuture<Void> completeAll(List<Pending> batch, List<String> ids) {
-        if (ids.size() != batch.size()) {
-            IllegalStateException wrong = new IllegalStateException("/push/batch answered " + ids.size()
-                    + " ids for " + batch.size() + " messages");
-            batch.forEach(p -> p.id().completeExceptionally(wrong));
-        } else {
             for (int i = 0; i < ids.size(); i++) {
                 batch.get(i).id().complete(ids.get(i));
             }
+        } catch (SdmqClientException.InvalidRequest refused) {
+            oneByOne(batch);
+        } catch (RuntimeException failure) {
+            batch.forEach(p -> p.id().completeExceptionally(failure));
         }
-        return CompletableFuture.completedFuture(null);
     }
 
-    private CompletableFuture<Void> oneByOne(List<Pending> batch) {
-        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+    private void oneByOne(List<Pending> batch) {
         for (Pending p : batch) {
-            chain = chain.thenCompose(previous -> http.send(Call.post("/push", wire.message(p.message())))
-                    .handle((data, failure) -> failure == null ? p.id().complete(Wire.text(data))
-                            : p.id().completeExceptionally(unwrap(failure)))
-                    .thenApply(completed -> (Void) null));
+            try {
+                p.id().complete(Wire.text(http.call(Call.post("/push", wire.message(p.message())))));
+            } catch (RuntimeException failure) {
+                p.id().completeExceptionally(failure);
+            }
         }
-        return chain;
-    }
-
-    static Throwable unwrap(Throwable failure) {
-        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 }
