@@ -46,7 +46,7 @@ final class MessageGauges implements AutoCloseable {
     }
 
     void start(long refreshMs) {
-        timer.scheduleWithFixedDelay(this::refreshAndLog, 0, refreshMs, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::refreshAndLog, refreshMs, refreshMs, TimeUnit.MILLISECONDS);
     }
 
     @Override
