@@ -2,7 +2,7 @@
 -- as dead once their attempts are exhausted (retry.lua, put in front of this).
 -- KEYS: meta hash, delay zset, reserved zset, gone zset.
 -- ARGV: now, limit, default retry delays as 'd1,d2,...', how long (ms) gone ids are kept.
--- Returns { next reservation deadline or '', { id1, attempts1, due1, ... }, { dead id1, its meta JSON, ... } }.
+-- Returns { next reservation deadline or '', { id1, topic1, attempts1, due1, ... }, { dead id1, its meta JSON, ... } }.
 local keys = { meta = KEYS[1], delay = KEYS[2], reserved = KEYS[3], gone = KEYS[4] }
 local now = tonumber(ARGV[1])
 local defaults = parse_delays(ARGV[3])
@@ -18,6 +18,7 @@ for _, id in ipairs(ids) do
       dead[#dead + 1] = stored
     else
       requeued[#requeued + 1] = id
+      requeued[#requeued + 1] = message.t
       requeued[#requeued + 1] = string.format('%.0f', message.a)
       requeued[#requeued + 1] = string.format('%.0f', message.d)
     end

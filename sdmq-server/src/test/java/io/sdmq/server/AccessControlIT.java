@@ -60,6 +60,7 @@ class AccessControlIT {
                 new Endpoint("GET", "/reStoreJob?jobId=1", null, ADMIN, CONSUMER),
                 new Endpoint("POST", "/requeue?jobId=1", null, ADMIN, PRODUCER),
                 new Endpoint("GET", "/job/1", null, ADMIN, CONSUMER),
+                new Endpoint("GET", "/topics/t1/stats", null, ADMIN, CONSUMER),
                 new Endpoint("GET", "/actuator", null, ADMIN, PRODUCER),
                 new Endpoint("GET", "/actuator/prometheus", null, ADMIN, PRODUCER),
                 new Endpoint("GET", "/actuator/metrics", null, ADMIN, CONSUMER),

@@ -55,6 +55,7 @@ class PathFuzzIT {
             new Route("POST", "/reStoreJob", "/reStoreJob?jobId=" + UNKNOWN_ID + "&expire=true"),
             new Route("GET", "/reStoreJob", "/reStoreJob?id=" + UNKNOWN_ID),
             new Route("GET", "/job/{id}", "/job/" + UNKNOWN_ID),
+            new Route("GET", "/topics/{topic}/stats", "/topics/fuzz/stats"),
             new Route("POST", "/requeue", "/requeue?jobId=" + UNKNOWN_ID),
             new Route("GET", "/error", "/error"),
             new Route("POST", "/compat/ouqiang/push", "/compat/ouqiang/push"),

@@ -11,6 +11,7 @@ import io.sdmq.common.TooManyRequestsException;
 import io.sdmq.common.Transition;
 import io.sdmq.core.Consumer;
 import io.sdmq.core.EngineSettings;
+import io.sdmq.core.spi.MessageEvents;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.Reservations;
 import io.sdmq.core.spi.Reservations.Nacked;
@@ -34,16 +35,18 @@ final class ConsumerCalls implements Consumer {
     private final StatusLog statusLog;
     private final MessageLog messageLog;
     private final Wakeups wakeups;
+    private final MessageEvents events;
     private final Clock clock;
 
     ConsumerCalls(EngineSettings settings, WaitingConsumers waiting, Reservations reservations, StatusLog statusLog,
-                  MessageLog messageLog, Wakeups wakeups, Clock clock) {
+                  MessageLog messageLog, Wakeups wakeups, MessageEvents events, Clock clock) {
         this.settings = settings;
         this.waiting = waiting;
         this.reservations = reservations;
         this.statusLog = statusLog;
         this.messageLog = messageLog;
         this.wakeups = wakeups;
+        this.events = events;
         this.clock = clock;
     }
 
@@ -97,7 +100,7 @@ final class ConsumerCalls implements Consumer {
         List<Transition> finished = new ArrayList<>(ids.size());
         for (Map.Entry<Integer, List<Integer>> bucket : Buckets.positions(ids, reservations.buckets()).entrySet()) {
             List<Integer> indexes = bucket.getValue();
-            List<Boolean> done;
+            List<Optional<String>> done;
             try {
                 done = reservations.finish(bucket.getKey(), indexes.stream().map(ids::get).toList(), now);
             } catch (RuntimeException e) {
@@ -106,8 +109,9 @@ final class ConsumerCalls implements Consumer {
             }
             for (int j = 0; j < indexes.size(); j++) {
                 int i = indexes.get(j);
-                reserved[i] = done.get(j);
+                reserved[i] = done.get(j).isPresent();
                 if (reserved[i]) {
+                    events.finished(done.get(j).get());
                     finished.add(Transition.of(ids.get(i), MessageStatus.RESERVED, MessageStatus.FINISHED, now,
                             reservations.bucketName(bucket.getKey())));
                 }
@@ -157,9 +161,11 @@ final class ConsumerCalls implements Consumer {
         long now = clock.millis();
         Nacked nacked = reservations.nack(bucket, id, now, delay, dead).orElseThrow(() -> whyNotReserved(id, "nack"));
         Message m = nacked.message();
+        events.nacked(m.topic());
         Transition base = Transition.of(id, MessageStatus.RESERVED, nacked.dead() ? MessageStatus.DEAD
                 : MessageStatus.DELAY, now, reservations.bucketName(bucket)).withAttempts(m.attempts());
         if (nacked.dead()) {
+            events.dead(m.topic());
             statusLog.commit(base.withNote(dead ? "nack as dead: the consumer gave up" : "nack, attempts exhausted"));
             return;
         }

@@ -7,6 +7,7 @@ import io.sdmq.core.Consumer;
 import io.sdmq.core.EngineSettings;
 import io.sdmq.core.Producer;
 import io.sdmq.core.RecoverySettings;
+import io.sdmq.core.spi.MessageEvents;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ReadySignal;
 import io.sdmq.core.spi.Reservations;
@@ -48,6 +49,12 @@ public final class Engine implements AutoCloseable {
     /** The three schedule ports are usually one store's: Redis in production, memory in tests. */
     public Engine(EngineSettings settings, Schedule schedule, Reservations reservations, RestoreTarget restoreTarget,
                   MessageLog messageLog, ReadySignal signal, IdGenerator ids, Clock clock) {
+        this(settings, schedule, reservations, restoreTarget, messageLog, signal, ids, clock, MessageEvents.NONE);
+    }
+
+    /** As above, telling {@code events} what happens to messages (the metrics). */
+    public Engine(EngineSettings settings, Schedule schedule, Reservations reservations, RestoreTarget restoreTarget,
+                  MessageLog messageLog, ReadySignal signal, IdGenerator ids, Clock clock, MessageEvents events) {
         this.settings = settings;
         this.signal = signal;
         this.clock = clock;
@@ -59,18 +66,19 @@ public final class Engine implements AutoCloseable {
         Alarm reaperAlarm = new Alarm();
         Wakeups wakeups = new Wakeups(dueTimes, schedulerAlarm, deadlines, reaperAlarm);
         BucketLocks locks = new BucketLocks(schedule.buckets());
-        this.waiting = new WaitingConsumers(reservations, statusLog, wakeups, locks, clock, drainer, timer);
+        this.waiting = new WaitingConsumers(reservations, statusLog, wakeups, locks, events, clock, drainer, timer);
         this.restorer = new RestoreFromLog(restoreTarget, messageLog, statusLog, wakeups, clock,
                 settings.recovery().restorePage());
         ScheduleCommitted scheduling = new ScheduleCommitted(schedule, locks, statusLog, wakeups, clock);
         this.producer = new ProducerCalls(new NewMessages(settings.pushRules(), ids, clock), statusLog, scheduling,
-                schedule, messageLog, wakeups, clock);
-        this.consumer = new ConsumerCalls(settings, waiting, reservations, statusLog, messageLog, wakeups, clock);
+                schedule, messageLog, wakeups, events, clock);
+        this.consumer = new ConsumerCalls(settings, waiting, reservations, statusLog, messageLog, wakeups, events,
+                clock);
         this.admin = new AdminCalls(messageLog, statusLog, scheduling, restorer, schedule, clock);
         MoveDueMessages scheduler = new MoveDueMessages(schedule, statusLog, this::ready, locks,
                 settings.moveBatch(), dueTimes);
         RequeueExpiredReservations reaper = new RequeueExpiredReservations(reservations, statusLog, wakeups,
-                settings.moveBatch(), deadlines);
+                settings.moveBatch(), deadlines, events);
         this.loops = loops(settings, schedule, messageLog, wakeups,
                 new TimedLoop("sdmq-scheduler", scheduler, clock, refreshMs, schedulerAlarm),
                 new TimedLoop("sdmq-reaper", reaper, clock, refreshMs, reaperAlarm));

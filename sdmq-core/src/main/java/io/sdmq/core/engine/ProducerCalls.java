@@ -11,6 +11,7 @@ import io.sdmq.common.PushRules;
 import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
 import io.sdmq.core.Producer;
+import io.sdmq.core.spi.MessageEvents;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.Schedule;
 
@@ -27,16 +28,18 @@ final class ProducerCalls implements Producer {
     private final Schedule schedule;
     private final MessageLog messageLog;
     private final Wakeups wakeups;
+    private final MessageEvents events;
     private final Clock clock;
 
     ProducerCalls(NewMessages newMessages, StatusLog statusLog, ScheduleCommitted scheduling, Schedule schedule,
-                  MessageLog messageLog, Wakeups wakeups, Clock clock) {
+                  MessageLog messageLog, Wakeups wakeups, MessageEvents events, Clock clock) {
         this.newMessages = newMessages;
         this.statusLog = statusLog;
         this.scheduling = scheduling;
         this.schedule = schedule;
         this.messageLog = messageLog;
         this.wakeups = wakeups;
+        this.events = events;
         this.clock = clock;
     }
 
@@ -63,6 +66,7 @@ final class ProducerCalls implements Producer {
             }
         }
         scheduling.schedule(created);
+        created.forEach(m -> events.pushed(m.topic()));
         List<PushResult> results = new ArrayList<>(messages.size());
         for (int i = 0; i < messages.size(); i++) {
             long holder = holders.get(i);

@@ -3,6 +3,7 @@ package io.sdmq.core.engine;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageStatus;
 import io.sdmq.common.Transition;
+import io.sdmq.core.spi.MessageEvents;
 import io.sdmq.core.spi.Reservations;
 import io.sdmq.core.spi.Reservations.RequeueResult;
 import io.sdmq.core.spi.Reservations.Requeued;
@@ -18,14 +19,16 @@ final class RequeueExpiredReservations implements TimedLoop.Step {
     private final Wakeups wakeups;
     private final int batch;
     private final BucketTimes deadlines;
+    private final MessageEvents events;
 
     RequeueExpiredReservations(Reservations reservations, StatusLog statusLog, Wakeups wakeups, int batch,
-                               BucketTimes deadlines) {
+                               BucketTimes deadlines, MessageEvents events) {
         this.reservations = reservations;
         this.statusLog = statusLog;
         this.wakeups = wakeups;
         this.batch = batch;
         this.deadlines = deadlines;
+        this.events = events;
     }
 
     @Override
@@ -41,10 +44,12 @@ final class RequeueExpiredReservations implements TimedLoop.Step {
                 statusLog.record(Transition.of(r.id(), MessageStatus.RESERVED, MessageStatus.DELAY, now, bucketName)
                         .withAttempts(r.attempts()).withDueTime(r.dueTime()).withNote("ttr expired"));
                 wakeups.scheduled(bucket, r.dueTime());
+                events.redelivered(r.topic());
             }
             for (Message dead : result.dead()) {
                 statusLog.record(Transition.of(dead.id(), MessageStatus.RESERVED, MessageStatus.DEAD, now, bucketName)
                         .withAttempts(dead.attempts()).withNote("ttr expired, attempts exhausted"));
+                events.dead(dead.topic());
             }
             return new BucketTimes.Look(result.requeued().size() + result.dead().size(), result.nextDeadline());
         });

@@ -3,6 +3,7 @@ package io.sdmq.core.engine;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageStatus;
 import io.sdmq.common.Transition;
+import io.sdmq.core.spi.MessageEvents;
 import io.sdmq.core.spi.Reservations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,17 +35,19 @@ final class WaitingConsumers {
     private final StatusLog statusLog;
     private final Wakeups wakeups;
     private final BucketLocks locks;
+    private final MessageEvents events;
     private final Clock clock;
     private final Executor drainer;
     private final ScheduledExecutorService timer;
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
 
-    WaitingConsumers(Reservations reservations, StatusLog statusLog, Wakeups wakeups, BucketLocks locks, Clock clock,
-                     Executor drainer, ScheduledExecutorService timer) {
+    WaitingConsumers(Reservations reservations, StatusLog statusLog, Wakeups wakeups, BucketLocks locks,
+                     MessageEvents events, Clock clock, Executor drainer, ScheduledExecutorService timer) {
         this.reservations = reservations;
         this.statusLog = statusLog;
         this.wakeups = wakeups;
         this.locks = locks;
+        this.events = events;
         this.clock = clock;
         this.drainer = drainer;
         this.timer = timer;
@@ -195,6 +198,7 @@ final class WaitingConsumers {
             statusLog.record(Transition.of(m.id(), MessageStatus.READY, MessageStatus.RESERVED, now,
                     reservations.bucketName(bucket)).withAttempts(m.attempts()));
             wakeups.reserved(bucket, now + m.ttrMs());
+            events.delivered(topic, m.dueTime(), now);
         }
         return popped;
     }

@@ -53,7 +53,7 @@ public final class RedisReservations extends RedisBuckets implements Reservation
     }
 
     @Override
-    public List<Boolean> finish(int bucket, List<Long> ids, long now) {
+    public List<Optional<String>> finish(int bucket, List<Long> ids, long now) {
         if (ids.isEmpty()) {
             return List.of();
         }
@@ -64,7 +64,9 @@ public final class RedisReservations extends RedisBuckets implements Reservation
         ids.forEach(id -> args.add(Long.toString(id)));
         List<Object> outcomes = run(LuaScripts.FINISH, List.of(keys.meta(), keys.reserved(), keys.gone()),
                 args.toArray());
-        return flags("finish", outcomes, ids.size());
+        return onePerInput("finish", outcomes, ids.size()).stream()
+                .map(outcome -> outcome instanceof String topic ? Optional.of(topic) : Optional.<String>empty())
+                .toList();
     }
 
     @Override
@@ -96,10 +98,10 @@ public final class RedisReservations extends RedisBuckets implements Reservation
                 keys.reserved(), keys.gone()), Long.toString(now), Integer.toString(positive(limit, "limit")),
                 defaultRetryDelays, Long.toString(GONE_MS));
         List<String> flat = strings(reply.get(1));
-        List<Requeued> requeued = new ArrayList<>(flat.size() / 3);
-        for (int i = 0; i < flat.size(); i += 3) {
-            requeued.add(new Requeued(Long.parseLong(flat.get(i)), Integer.parseInt(flat.get(i + 1)),
-                    Long.parseLong(flat.get(i + 2))));
+        List<Requeued> requeued = new ArrayList<>(flat.size() / 4);
+        for (int i = 0; i < flat.size(); i += 4) {
+            requeued.add(new Requeued(Long.parseLong(flat.get(i)), flat.get(i + 1), Integer.parseInt(flat.get(i + 2)),
+                    Long.parseLong(flat.get(i + 3))));
         }
         List<Message> dead = decodePairs(strings(reply.get(2)));
         if (!dead.isEmpty()) {

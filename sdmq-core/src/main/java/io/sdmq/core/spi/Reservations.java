@@ -20,10 +20,10 @@ public interface Reservations extends BucketSet {
     List<Message> pop(int bucket, String topic, int count, long now);
 
     /**
-     * Ends reservations of one bucket in one step and forgets those messages. Answers, per id in order, whether it
-     * was reserved; one that was not (unknown, pending, or done) is left alone.
+     * Ends reservations of one bucket in one step and forgets those messages. Answers, per id in order, the topic of
+     * the message when it was reserved, else empty; one that was not (unknown, pending, or done) is left alone.
      */
-    List<Boolean> finish(int bucket, List<Long> ids, long now);
+    List<Optional<String>> finish(int bucket, List<Long> ids, long now);
 
     /**
      * A consumer gives a reserved message back: due again at {@code now + delayMs}, or after its retry policy's
@@ -59,7 +59,7 @@ public interface Reservations extends BucketSet {
     record RequeueResult(List<Requeued> requeued, List<Message> dead, long nextDeadline) {
     }
 
-    /** A message back in the delay set, due again at {@code dueTime}. */
-    record Requeued(long id, int attempts, long dueTime) {
+    /** A message of {@code topic} back in the delay set, due again at {@code dueTime}. */
+    record Requeued(long id, String topic, int attempts, long dueTime) {
     }
 }

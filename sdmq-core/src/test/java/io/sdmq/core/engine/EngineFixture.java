@@ -9,6 +9,7 @@ import io.sdmq.core.SettableClock;
 import io.sdmq.core.spi.InMemoryMessageLog;
 import io.sdmq.core.spi.InMemoryReadySignal;
 import io.sdmq.core.spi.InMemoryScheduleStore;
+import io.sdmq.core.spi.MessageEvents;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ReadySignal;
 import io.sdmq.core.spi.SchedulePorts;
@@ -31,9 +32,14 @@ final class EngineFixture implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong(9_000);
 
     EngineFixture(int buckets, int maxAttempts, List<Long> backoff, int maxWaitingPerTopic) {
+        this(buckets, maxAttempts, backoff, maxWaitingPerTopic, MessageEvents.NONE);
+    }
+
+    /** As above, telling {@code events} what happens to messages. */
+    EngineFixture(int buckets, int maxAttempts, List<Long> backoff, int maxWaitingPerTopic, MessageEvents events) {
         store = new InMemoryScheduleStore(buckets, backoff, COLD_AFTER);
-        engine = engine(settings(maxAttempts, backoff).maxWaitingPerTopic(maxWaitingPerTopic).build(), store,
-                messageLog, new InMemoryReadySignal(), ids::incrementAndGet, clock);
+        engine = new Engine(settings(maxAttempts, backoff).maxWaitingPerTopic(maxWaitingPerTopic).build(), store,
+                store, store, messageLog, new InMemoryReadySignal(), ids::incrementAndGet, clock, events);
         engine.startManual();
     }
 

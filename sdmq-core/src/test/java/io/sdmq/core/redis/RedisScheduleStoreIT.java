@@ -127,7 +127,7 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
 
         assertThat(reservations.pop(0, "order", 1, NOW)).containsExactly(m.withAttempts(1));
         assertThat(reservations.requeueExpired(0, NOW + 1_000, 10).requeued())
-                .containsExactly(new Reservations.Requeued(4_242L, 1, NOW + 1_000 + DEFAULT_RETRY_DELAYS.get(0)));
+                .containsExactly(new Reservations.Requeued(4_242L, "order", 1, NOW + 1_000 + DEFAULT_RETRY_DELAYS.get(0)));
     }
 
     @Test

@@ -184,16 +184,16 @@ public final class InMemoryScheduleStore implements SchedulePorts {
     }
 
     @Override
-    public synchronized List<Boolean> finish(int bucket, List<Long> ids, long now) {
+    public synchronized List<Optional<String>> finish(int bucket, List<Long> ids, long now) {
         Bucket b = buckets[bucket];
-        List<Boolean> finished = new ArrayList<>(ids.size());
+        List<Optional<String>> finished = new ArrayList<>(ids.size());
         for (long id : ids) {
             boolean reserved = b.remove(b.reserved, b.reservedById, id);
+            Message m = reserved ? b.meta.remove(id) : null;
             if (reserved) {
-                b.meta.remove(id);
                 b.forget(id, now);
             }
-            finished.add(reserved);
+            finished.add(reserved ? Optional.of(m == null ? "" : m.topic()) : Optional.empty());
         }
         return finished;
     }
@@ -237,7 +237,7 @@ public final class InMemoryScheduleStore implements SchedulePorts {
             long due = now + delays.get(Math.min(m.attempts(), delays.size()) - 1);
             b.meta.put(id, m.withDueTime(due));
             b.add(b.delay, b.delayById, id, due + m.priority());
-            requeued.add(new Requeued(id, m.attempts(), due));
+            requeued.add(new Requeued(id, m.topic(), m.attempts(), due));
         }
         return new RequeueResult(requeued, dead, b.reserved.isEmpty() ? NONE : b.reserved.first().time());
     }

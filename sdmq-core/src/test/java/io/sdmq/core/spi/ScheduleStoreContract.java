@@ -69,7 +69,7 @@ public abstract class ScheduleStoreContract {
     }
 
     protected boolean finish(int bucket, long id, long now) {
-        return reservations.finish(bucket, List.of(id), now).get(0);
+        return reservations.finish(bucket, List.of(id), now).get(0).isPresent();
     }
 
     @Test
@@ -333,7 +333,7 @@ public abstract class ScheduleStoreContract {
         assertThat(reservations.requeueExpired(B, NOW + 1_999, 10))
                 .isEqualTo(new RequeueResult(List.of(), List.of(), NOW + 2_000));
         assertThat(reservations.requeueExpired(B, NOW + 2_000, 10))
-                .isEqualTo(new RequeueResult(List.of(new Requeued(m.id(), 1, NOW + 3_000)), List.of(),
+                .isEqualTo(new RequeueResult(List.of(new Requeued(m.id(), "order", 1, NOW + 3_000)), List.of(),
                         Schedule.NONE));
         assertThat(finish(B, m.id(), NOW)).isFalse();
         assertThat(schedule.moveDue(B, NOW + 2_999, 10).nextScore()).isEqualTo(NOW + 3_000);
@@ -368,7 +368,7 @@ public abstract class ScheduleStoreContract {
             now += 1_000;
             Requeued requeued = reservations.requeueExpired(B, now, 10).requeued().get(0);
             long expected = DEFAULT_RETRY_DELAYS.get(Math.min(delivery, DEFAULT_RETRY_DELAYS.size()) - 1);
-            assertThat(requeued).isEqualTo(new Requeued(m.id(), delivery, now + expected));
+            assertThat(requeued).isEqualTo(new Requeued(m.id(), "order", delivery, now + expected));
             now = requeued.dueTime();
         }
     }
@@ -418,7 +418,7 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
-    void a_batch_finish_answers_each_id_in_order_and_forgets_only_reserved_ones() {
+    void a_batch_finish_answers_the_topic_of_each_id_in_order_and_forgets_only_reserved_ones() {
         Message first = aMessage().due(NOW).build();
         Message second = aMessage().due(NOW).build();
         Message pending = aMessage().due(NOW + 60_000).build();
@@ -426,9 +426,11 @@ public abstract class ScheduleStoreContract {
         schedule.moveDue(B, NOW, 10);
         reservations.pop(B, "order", 2, NOW);
 
-        List<Boolean> finished = reservations.finish(B, List.of(second.id(), pending.id(), first.id(), second.id()), NOW);
+        List<Optional<String>> finished =
+                reservations.finish(B, List.of(second.id(), pending.id(), first.id(), second.id()), NOW);
 
-        assertThat(finished).containsExactly(true, false, true, false);
+        assertThat(finished).containsExactly(Optional.of("order"), Optional.empty(), Optional.of("order"),
+                Optional.empty());
         assertThat(restores.holds(B, first.id())).isFalse();
         assertThat(restores.holds(B, second.id())).isFalse();
         assertThat(restores.holds(B, pending.id())).isTrue();

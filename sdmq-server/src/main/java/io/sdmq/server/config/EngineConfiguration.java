@@ -12,6 +12,7 @@ import io.sdmq.core.mysql.MySqlMessageLog;
 import io.sdmq.core.redis.RedisReadySignal;
 import io.sdmq.core.redis.RedisReservations;
 import io.sdmq.core.redis.RedisSchedule;
+import io.sdmq.core.spi.MessageEvents;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ReadySignal;
 import io.sdmq.core.spi.Reservations;
@@ -101,8 +102,8 @@ class EngineConfiguration {
 
     @Bean(destroyMethod = "")
     Engine engine(EngineSettings settings, RedisSchedule schedule, Reservations reservations, MessageLog messageLog,
-                  ReadySignal signal, IdGenerator ids, Clock clock) {
-        return new Engine(settings, schedule, reservations, schedule, messageLog, signal, ids, clock);
+                  ReadySignal signal, IdGenerator ids, Clock clock, MessageEvents events) {
+        return new Engine(settings, schedule, reservations, schedule, messageLog, signal, ids, clock, events);
     }
 
     @Bean
