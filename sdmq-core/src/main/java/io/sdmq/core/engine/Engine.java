@@ -127,6 +127,17 @@ public final class Engine implements AutoCloseable {
         log.info("engine stopped; {} status log writes were pending", statusLog.pending());
     }
 
+    /**
+     * The first step of a shutdown, before the callers' requests are drained: answers every parked pop with what it
+     * has (an empty list unless a lingering pop got some), and every later pop at once with an empty list, so no
+     * consumer holds the shutdown up until its timeout. Messages keep moving; pushes and finishes work as before.
+     *
+     * @return how many parked pops were answered
+     */
+    public int answerWaitingConsumers() {
+        return waiting.answerAll();
+    }
+
     /** MySQL writes queued and not yet committed: new messages, terminal and background transitions. */
     public int pendingWrites() {
         return statusLog.pending();
