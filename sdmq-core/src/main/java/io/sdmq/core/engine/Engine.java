@@ -117,12 +117,21 @@ public final class Engine implements AutoCloseable {
         log.info("engine started, host {}", settings.host());
     }
 
+    /** Stops the loops and the pops, writes the background transitions queued (bounded by the write timeout), stops. */
     @Override
     public void close() {
         loops.stop();
         timer.shutdownNow();
         drainer.shutdownNow();
         signal.close();
+        try {
+            if (statusLog.alive()) {
+                statusLog.flushBackground();
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not write the queued background transitions at stop ({}); the reconciler repairs them",
+                    e.toString());
+        }
         statusLog.stop();
         log.info("engine stopped; {} status log writes were pending", statusLog.pending());
     }
