@@ -52,6 +52,11 @@ final class ServerProcess implements ServerUnderTest, AutoCloseable {
         return server.kill9();
     }
 
+    /** SIGTERM, without waiting: the server begins its graceful shutdown. */
+    void sigterm() {
+        server.process().destroy();
+    }
+
     /** SIGTERM, then SIGKILL after 30 s: see {@link ServerJar.Started#stop}. */
     int stop() {
         return server.stop();

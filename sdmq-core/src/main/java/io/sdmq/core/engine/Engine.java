@@ -125,14 +125,34 @@ public final class Engine implements AutoCloseable {
         log.info("engine started, host {}", settings.host());
     }
 
+    /** Stops the loops and the pops, writes the background transitions queued (bounded by the write timeout), stops. */
     @Override
     public void close() {
         loops.stop();
         timer.shutdownNow();
         drainer.shutdownNow();
         signal.close();
+        try {
+            if (statusLog.alive()) {
+                statusLog.flushBackground();
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not write the queued background transitions at stop ({}); the reconciler repairs them",
+                    e.toString());
+        }
         statusLog.stop();
         log.info("engine stopped; {} status log writes were pending", statusLog.pending());
+    }
+
+    /**
+     * The first step of a shutdown, before the callers' requests are drained: answers every parked pop with what it
+     * has (an empty list unless a lingering pop got some), and every later pop at once with an empty list, so no
+     * consumer holds the shutdown up until its timeout. Messages keep moving; pushes and finishes work as before.
+     *
+     * @return how many parked pops were answered
+     */
+    public int answerWaitingConsumers() {
+        return waiting.answerAll();
     }
 
     /** MySQL writes queued and not yet committed: new messages, terminal and background transitions. */

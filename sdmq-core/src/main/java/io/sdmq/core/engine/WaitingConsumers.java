@@ -40,6 +40,7 @@ final class WaitingConsumers {
     private final Executor drainer;
     private final ScheduledExecutorService timer;
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
+    private volatile boolean closing;
 
     WaitingConsumers(Reservations reservations, StatusLog statusLog, Wakeups wakeups, BucketLocks locks,
                      MessageEvents events, Clock clock, Executor drainer, ScheduledExecutorService timer) {
@@ -61,6 +62,11 @@ final class WaitingConsumers {
         Topic topic = topic(topicName);
         Waiter waiter = new Waiter(count, lingerMs);
         topic.waiters.add(waiter);
+        // read after the add: either this pop sees the flag, or answerAll sees this waiter
+        if (closing) {
+            expire(topic, waiter);
+            return waiter;
+        }
         if (timeoutMs <= 0) {
             drain(topic, waiter);
             expire(topic, waiter);
@@ -109,6 +115,24 @@ final class WaitingConsumers {
             }
             startDrain(topic);
         }
+    }
+
+    /**
+     * The first step of a shutdown: answers every parked pop with what it has (empty, unless a lingering one got
+     * some), and from now on every pop at once, empty; nothing parks any more.
+     *
+     * @return how many parked pops were answered
+     */
+    int answerAll() {
+        closing = true;
+        int answered = 0;
+        for (Topic topic : topics.values()) {
+            for (Waiter waiter : topic.waiters) {
+                expire(topic, waiter);
+                answered++;
+            }
+        }
+        return answered;
     }
 
     int waiting(String topicName) {

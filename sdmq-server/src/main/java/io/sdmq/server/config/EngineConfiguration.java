@@ -70,6 +70,11 @@ class EngineConfiguration {
     }
 
     @Bean
+    AnswerParkedConsumers answerParkedConsumers(Engine engine) {
+        return new AnswerParkedConsumers(engine);
+    }
+
+    @Bean
     InstanceName instanceName(SdmqProperties properties) {
         if (!properties.host().isBlank()) {
             return new InstanceName(properties.host());
