@@ -3,6 +3,7 @@ package io.sdmq.core;
 import io.sdmq.common.StoredMessage;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What operators do with sdmq. Every method validates its input and throws a subclass of
@@ -21,6 +22,12 @@ public interface Admin {
      * is unique only within its topic, so there may be several.
      */
     List<StoredMessage> messagesByKey(String bizKey);
+
+    /**
+     * The topic of each id MySQL knows, in one query by primary key; an unknown id is left out. A message's topic never
+     * changes, so an answer stays true for as long as its message exists.
+     */
+    Map<Long, String> topicsOf(List<Long> ids);
 
     /**
      * Rebuilds Redis from MySQL without deleting anything: every non-terminal message Redis does not hold is put

@@ -17,6 +17,8 @@ import io.sdmq.core.spi.MessageLog;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /** Looking a message up, bringing a dead or expired one back, and restores from MySQL. */
 final class AdminCalls implements Admin {
@@ -48,6 +50,12 @@ final class AdminCalls implements Admin {
             throw new InvalidRequestException("bizKey", "is required");
         }
         return messageLog.findByKey(bizKey);
+    }
+
+    @Override
+    public Map<Long, String> topicsOf(List<Long> ids) {
+        return messageLog.findAll(ids).stream().map(StoredMessage::message)
+                .collect(Collectors.toMap(Message::id, Message::topic, (a, b) -> a));
     }
 
     /** DEAD or EXPIRED back to WAIT_PUT (committed), due now with no attempts, then scheduled like a push. */

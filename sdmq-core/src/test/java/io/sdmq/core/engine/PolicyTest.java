@@ -28,6 +28,7 @@ import static io.sdmq.common.MessageStatus.WAIT_PUT;
 import static io.sdmq.core.engine.EngineFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
@@ -200,6 +201,17 @@ class PolicyTest {
         assertThat(f.engine.admin().messagesByKey("o-10")).isEmpty();
         assertThatThrownBy(() -> f.engine.admin().messagesByKey("")).isInstanceOf(InvalidRequestException.class)
                 .hasMessage("bizKey: is required");
+    }
+
+    @Test
+    void the_topics_of_ids_are_found_in_one_look_whatever_their_status_and_unknown_ids_are_left_out() {
+        long order = f.push("order", null, 60_000);
+        long mail = f.push("mail", null, 60_000);
+        f.engine.producer().delete(mail);
+
+        assertThat(f.engine.admin().topicsOf(List.of(order, mail, 42L)))
+                .containsOnly(entry(order, "order"), entry(mail, "mail"));
+        assertThat(f.engine.admin().topicsOf(List.of())).isEmpty();
     }
 
     @Test

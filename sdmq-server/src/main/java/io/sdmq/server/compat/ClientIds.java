@@ -48,9 +48,10 @@ class ClientIds {
      * The sdmq id of the message a client id names: its one holder not yet ended; else an ended holder, on which the
      * operation then fails saying why; else a message pushed without a bizKey, which a pop hands out under its sdmq
      * id. Several holders not yet ended (another topic took the id with a native push, or in a race with a compat
-     * one) are refused, naming their topics.
+     * one) are refused, naming their topics. Answers the message as MySQL has it, its topic with it, so the caller's
+     * topic scope needs no lookup of its own.
      */
-    long messageOf(String id, String operation) {
+    Message messageOf(String id, String operation) {
         List<StoredMessage> holders = admin.messagesByKey(id);
         List<StoredMessage> live = holders.stream().filter(h -> !h.status().isTerminal()).toList();
         if (live.size() > 1) {
@@ -59,21 +60,21 @@ class ClientIds {
                     + operation + " one by its sdmq id with /" + operation + "?jobId=");
         }
         if (!live.isEmpty()) {
-            return live.get(0).message().id();
+            return live.get(0).message();
         }
         if (!holders.isEmpty()) {
-            return holders.get(0).message().id();
+            return holders.get(0).message();
         }
         return keyless(id).orElseThrow(() -> new InvalidRequestException("id", "no message has this id"));
     }
 
-    private Optional<Long> keyless(String id) {
+    private Optional<Message> keyless(String id) {
         if (!SDMQ_ID.matcher(id).matches()) {
             return Optional.empty();
         }
         try {
-            long parsed = Long.parseLong(id);
-            return admin.message(parsed).stored().message().bizKey() == null ? Optional.of(parsed) : Optional.empty();
+            Message message = admin.message(Long.parseLong(id)).stored().message();
+            return message.bizKey() == null ? Optional.of(message) : Optional.empty();
         } catch (NumberFormatException | MessageNotFoundException e) {
             return Optional.empty();
         }

@@ -7,6 +7,7 @@ import io.sdmq.core.EngineSettings;
 import io.sdmq.core.Producer;
 import io.sdmq.core.Producer.OnDuplicate;
 import io.sdmq.core.Producer.PushResult;
+import io.sdmq.server.security.TopicGuard;
 import io.sdmq.server.web.ParkedReply;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -36,20 +37,23 @@ class OuqiangController {
     private final ClientIds clientIds;
     private final EngineSettings settings;
     private final JsonMapper json;
+    private final TopicGuard guard;
 
     OuqiangController(Producer producer, Consumer consumer, ClientIds clientIds, EngineSettings settings,
-                      JsonMapper json) {
+                      JsonMapper json, TopicGuard guard) {
         this.producer = producer;
         this.consumer = consumer;
         this.clientIds = clientIds;
         this.settings = settings;
         this.json = json;
+        this.guard = guard;
     }
 
     /** {@code {topic, id, delay, ttr, body}}, seconds; a repeated id leaves the first message as it was. */
     @PostMapping("/push")
     OuqiangReply push(HttpServletRequest request) {
         OuqiangJob job = OuqiangJob.of(body(request), settings.pushRules().maxDelayMs() / 1_000);
+        guard.checkTopic(job.topic());
         clientIds.checkFree(job.topic(), job.id());
         PushResult result = producer.push(job.request(), OnDuplicate.IGNORE);
         return OuqiangReply.ok(result.duplicate() ? "duplicate: a pending message has this id; it stays as it was"
@@ -67,6 +71,7 @@ class OuqiangController {
         if (topic.contains(",")) {
             throw new InvalidRequestException("topic", "must name one topic: sdmq waits on one topic a pop");
         }
+        guard.checkTopic(topic);
         Duration wait = settings.maxWait().compareTo(OUQIANG_POP_WAIT) < 0 ? settings.maxWait() : OUQIANG_POP_WAIT;
         return ParkedReply.of(consumer.pop(topic, 1, wait, Duration.ZERO), wait.toMillis(),
                 OuqiangController::popped);
@@ -84,14 +89,18 @@ class OuqiangController {
     /** {@code {id}}: acknowledges the reserved job with the client's id. */
     @PostMapping("/finish")
     OuqiangReply finish(HttpServletRequest request) {
-        consumer.finish(clientIds.messageOf(body(request).identifier("id"), "finish"));
+        Message message = clientIds.messageOf(body(request).identifier("id"), "finish");
+        guard.checkTopic(message.topic());
+        consumer.finish(message.id());
         return OuqiangReply.ok("finished", null);
     }
 
     /** {@code {id}}: cancels the pending or reserved job with the client's id. */
     @PostMapping("/delete")
     OuqiangReply delete(HttpServletRequest request) {
-        producer.delete(clientIds.messageOf(body(request).identifier("id"), "delete"));
+        Message message = clientIds.messageOf(body(request).identifier("id"), "delete");
+        guard.checkTopic(message.topic());
+        producer.delete(message.id());
         return OuqiangReply.ok("deleted", null);
     }
 

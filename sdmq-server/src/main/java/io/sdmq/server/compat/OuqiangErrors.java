@@ -1,13 +1,18 @@
 package io.sdmq.server.compat;
 
+import io.sdmq.common.ForbiddenTopicException;
 import io.sdmq.common.SdmqException;
 import io.sdmq.common.UnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+import io.sdmq.server.web.ApiResponse;
 
 import java.util.concurrent.CompletionException;
 
@@ -19,6 +24,16 @@ import java.util.concurrent.CompletionException;
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class OuqiangErrors {
     private static final Logger log = LoggerFactory.getLogger(OuqiangErrors.class);
+
+    /**
+     * A topic beyond the caller's token is refused as the access filter refuses a token on these routes: a real 403
+     * in sdmq's envelope, which an ouqiang client reports as the failed call it is.
+     */
+    @ExceptionHandler(ForbiddenTopicException.class)
+    ResponseEntity<ApiResponse<Void>> forbidden(ForbiddenTopicException e) {
+        log.warn("answering 403: {}", e.getMessage());
+        return ApiResponse.error(HttpStatus.FORBIDDEN, e.getMessage());
+    }
 
     /** The reply for a failure, thrown by a route or completing a parked pop (then maybe wrapped). */
     @ExceptionHandler(Exception.class)

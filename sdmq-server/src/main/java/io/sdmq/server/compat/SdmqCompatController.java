@@ -1,11 +1,13 @@
 package io.sdmq.server.compat;
 
 import io.sdmq.common.InvalidRequestException;
+import io.sdmq.common.PushRequest;
 import io.sdmq.core.Admin;
 import io.sdmq.core.Producer;
 import io.sdmq.core.Producer.OnDuplicate;
 import io.sdmq.core.Producer.PushResult;
 import io.sdmq.core.RestoreCounts;
+import io.sdmq.server.security.TopicGuard;
 import io.sdmq.server.web.ApiResponse;
 import io.sdmq.server.web.MessageIds;
 import org.springframework.http.MediaType;
@@ -29,10 +31,12 @@ import org.springframework.web.bind.annotation.RestController;
 class SdmqCompatController {
     private final Producer producer;
     private final Admin admin;
+    private final TopicGuard guard;
 
-    SdmqCompatController(Producer producer, Admin admin) {
+    SdmqCompatController(Producer producer, Admin admin, TopicGuard guard) {
         this.producer = producer;
         this.admin = admin;
+        this.guard = guard;
     }
 
     @PostMapping(path = "/push", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -40,20 +44,25 @@ class SdmqCompatController {
         if (job == null) {
             throw new InvalidRequestException("body", "must be a JSON object");
         }
-        PushResult result = producer.push(job.request(), OnDuplicate.IGNORE);
+        PushRequest request = job.request();
+        guard.checkTopic(request.topic());
+        PushResult result = producer.push(request, OnDuplicate.IGNORE);
         return ApiResponse.ok(Long.toString(result.id()), result.duplicate() ? "duplicate" : null);
     }
 
     @RequestMapping(path = "/delete", method = {RequestMethod.POST, RequestMethod.GET})
     ResponseEntity<ApiResponse<Void>> delete(@RequestParam(required = false) String jobId,
                                              @RequestParam(required = false) String id) {
-        producer.delete(MessageIds.parse(jobId, id));
+        long parsed = MessageIds.parse(jobId, id);
+        guard.checkId(parsed);
+        producer.delete(parsed);
         return ApiResponse.ok(null);
     }
 
     /** Puts back into Redis what it lacks, deleting nothing, unlike that project's, which cleared Redis first. */
     @RequestMapping(path = "/reStore", method = {RequestMethod.POST, RequestMethod.GET})
     ResponseEntity<ApiResponse<String>> restore(@RequestParam(defaultValue = "true") boolean expire) {
+        guard.requireEveryTopic("a restore");
         long started = System.nanoTime();
         RestoreCounts c = admin.restore(expire);
         long ms = (System.nanoTime() - started) / 1_000_000;
@@ -77,6 +86,7 @@ class SdmqCompatController {
     }
 
     private ResponseEntity<ApiResponse<Void>> restored(long id, boolean expire) {
+        guard.checkId(id);
         return ApiResponse.ok(null, admin.restoreMessage(id, expire).name());
     }
 }

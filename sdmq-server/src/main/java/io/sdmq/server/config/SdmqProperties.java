@@ -7,7 +7,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * sdmq's own settings, under {@code sdmq.*}. The engine's defaults are defined once, in {@link EngineSettings.Builder}:
@@ -26,7 +31,7 @@ import java.util.List;
  * @param journal      the status log writers' settings (the property prefix keeps its first name)
  * @param consumer     long-poll settings
  * @param recovery     restore, reconcile and retention settings
- * @param auth         bearer tokens of the three roles; none at all leaves the server open
+ * @param auth         bearer tokens and their roles and topics; none at all leaves the server open
  * @param limits       request rate limits
  */
 @ConfigurationProperties("sdmq")
@@ -141,22 +146,81 @@ public record SdmqProperties(
     }
 
     /**
-     * Each property is a comma-separated list, so a token can be rotated by adding the new one before removing the
-     * old one.
+     * The legacy properties are comma-separated lists, so a token can be rotated by adding the new one before removing
+     * the old one; a named token under {@code tokens} carries one role and, optionally, the topics it may act on.
      *
      * @param producerToken tokens that may push, delete and reschedule
      * @param consumerToken tokens that may get, finish, nack and touch
      * @param adminToken    tokens that may do everything, including restore, requeue, job and the actuator
+     * @param tokens        named tokens ({@code sdmq.auth.tokens.<name>.secret}, {@code .role}, {@code .topics}); the
+     *                      name stands for the token in logs and in the status log's notes
      */
-    public record Auth(List<String> producerToken, List<String> consumerToken, List<String> adminToken) {
+    public record Auth(List<String> producerToken, List<String> consumerToken, List<String> adminToken,
+                       Map<String, NamedToken> tokens) {
+        /** The roles a named token may hold. */
+        public static final List<String> ROLES = List.of("producer", "consumer", "admin", "viewer");
+        /** A topic pattern: topic characters, and {@code *} for any run of them. */
+        public static final Pattern TOPIC_PATTERN = Pattern.compile("[A-Za-z0-9._*-]{1,64}");
+        private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
         public Auth {
             producerToken = nonBlank(producerToken);
             consumerToken = nonBlank(consumerToken);
             adminToken = nonBlank(adminToken);
+            tokens = tokens == null ? Map.of() : Map.copyOf(tokens);
+            Map<String, String> owners = new HashMap<>();
+            producerToken.forEach(t -> owners.put(t, "sdmq.auth.producer-token"));
+            consumerToken.forEach(t -> owners.put(t, "sdmq.auth.consumer-token"));
+            adminToken.forEach(t -> owners.put(t, "sdmq.auth.admin-token"));
+            for (String name : new TreeSet<>(tokens.keySet())) {
+                String property = "sdmq.auth.tokens." + name;
+                if (!NAME.matcher(name).matches()) {
+                    throw new IllegalArgumentException(property + ": a token name must match [A-Za-z0-9_-]{1,64}");
+                }
+                tokens.get(name).check(property);
+                String other = owners.putIfAbsent(tokens.get(name).secret(), property);
+                if (other != null) {
+                    throw new IllegalArgumentException(property + ".secret: is also the secret of " + other
+                            + "; each named token needs a secret of its own");
+                }
+            }
         }
 
         private static List<String> nonBlank(List<String> tokens) {
             return tokens == null ? List.of() : tokens.stream().map(String::strip).filter(t -> !t.isEmpty()).toList();
+        }
+    }
+
+    /**
+     * @param secret the bearer token a caller presents; a long random string
+     * @param role   producer, consumer, admin or viewer (reads stats, search, {@code /job/{id}} and metrics)
+     * @param topics topic patterns ({@code orders.*}) beyond which the token can do nothing; absent: every topic
+     */
+    public record NamedToken(String secret, String role, List<String> topics) {
+        public NamedToken {
+            secret = secret == null ? "" : secret.strip();
+            role = role == null ? null : role.strip().toLowerCase(Locale.ROOT);
+            topics = topics == null ? null : topics.stream().map(String::strip).toList();
+        }
+
+        private void check(String property) {
+            if (secret.isEmpty()) {
+                throw new IllegalArgumentException(property + ".secret: is required (a long random string)");
+            }
+            if (role == null || !Auth.ROLES.contains(role)) {
+                throw new IllegalArgumentException(property + ".role: must be one of " + String.join(", ", Auth.ROLES)
+                        + (role == null ? "" : ", not \"" + role + "\""));
+            }
+            if (topics != null && topics.isEmpty()) {
+                throw new IllegalArgumentException(property + ".topics: must list at least one topic pattern; "
+                        + "leave it out for every topic");
+            }
+            for (String pattern : topics == null ? List.<String>of() : topics) {
+                if (!Auth.TOPIC_PATTERN.matcher(pattern).matches()) {
+                    throw new IllegalArgumentException(property + ".topics: \"" + pattern + "\" must be 1..64 of "
+                            + "[A-Za-z0-9._-] and * (any run of them), e.g. orders.*");
+                }
+            }
         }
     }
 

@@ -27,11 +27,21 @@ import java.util.Optional;
 /**
  * Bearer-token access control and the push rate limit, in front of every path. Runs after the observation filter,
  * so rejected requests still show in {@code http.server.requests}, and before the dispatcher, so a path that has no
- * endpoint yet is guarded all the same.
+ * endpoint yet is guarded all the same. It leaves the caller's name and topic scope on the request for the routes.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
-class AccessFilter extends OncePerRequestFilter {
+public class AccessFilter extends OncePerRequestFilter {
+    /**
+     * Request attribute: the name of the caller's token ({@code sdmq.auth.tokens.<name>}, or {@code producer token 1}
+     * for the legacy lists), never its value; {@value #ANONYMOUS} on a server with no tokens and on the open paths.
+     */
+    public static final String CALLER_NAME = "io.sdmq.server.security.callerName";
+    /** Request attribute: the caller's {@link TopicScope}. */
+    public static final String CALLER_SCOPE = "io.sdmq.server.security.callerScope";
+    /** The caller's name when the server has no tokens. */
+    public static final String ANONYMOUS = "anonymous";
+
     private static final Logger log = LoggerFactory.getLogger(AccessFilter.class);
     private static final String BEARER = "Bearer ";
 
@@ -50,8 +60,10 @@ class AccessFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         PathContainer path = ServletRequestPathUtils.parseAndCache(request).pathWithinApplication();
-        Optional<Role> needed = AccessRules.requiredRole(path);
+        Optional<Role> needed = AccessRules.requiredRole(request.getMethod(), path);
         String caller = "address " + request.getRemoteAddr();
+        request.setAttribute(CALLER_NAME, ANONYMOUS);
+        request.setAttribute(CALLER_SCOPE, TopicScope.EVERY_TOPIC);
         if (needed.isPresent() && !rules.open()) {
             Optional<Caller> known = rules.caller(bearerToken(request));
             if (known.isEmpty()) {
@@ -64,6 +76,8 @@ class AccessFilter extends OncePerRequestFilter {
                 return;
             }
             caller = known.get().name();
+            request.setAttribute(CALLER_NAME, caller);
+            request.setAttribute(CALLER_SCOPE, known.get().scope());
         }
         if (AccessRules.isPush(path) && !pushLimit.tryAcquire(caller)) {
             // not logged: a producer over its limit would flood the log; http.server.requests counts the 429s
@@ -76,6 +90,9 @@ class AccessFilter extends OncePerRequestFilter {
     }
 
     private static String forbidden(Role needed) {
+        if (needed == Role.VIEWER) {
+            return "Authorization: this endpoint needs a viewer or admin token";
+        }
         return needed == Role.ADMIN ? "Authorization: this endpoint needs an admin token"
                 : "Authorization: this endpoint needs a " + needed.name().toLowerCase(Locale.ROOT) + " or admin token";
     }
@@ -99,13 +116,15 @@ class AccessFilter extends OncePerRequestFilter {
         if (rules.open()) {
             log.warn("sdmq is OPEN: no sdmq.auth.*-token is set, so anyone who can reach this port may push, consume "
                     + "and administer. To close it, set sdmq.auth.producer-token, sdmq.auth.consumer-token and "
-                    + "sdmq.auth.admin-token (e.g. SDMQ_AUTH_ADMIN_TOKEN=$(openssl rand -hex 32)).");
+                    + "sdmq.auth.admin-token (e.g. SDMQ_AUTH_ADMIN_TOKEN=$(openssl rand -hex 32)), or name tokens "
+                    + "with sdmq.auth.tokens.<name>.secret and .role.");
         } else {
-            log.info("access control on: {} producer, {} consumer and {} admin token(s)", rules.count(Role.PRODUCER),
-                    rules.count(Role.CONSUMER), rules.count(Role.ADMIN));
+            log.info("access control on: {} producer, {} consumer, {} admin and {} viewer token(s), {} of them scoped "
+                    + "to topics", rules.count(Role.PRODUCER), rules.count(Role.CONSUMER), rules.count(Role.ADMIN),
+                    rules.count(Role.VIEWER), rules.scoped());
         }
         for (String name : rules.shortTokens()) {
-            log.warn("the {} is shorter than {} characters and easy to guess; use a long random one", name,
+            log.warn("token \"{}\" is shorter than {} characters and easy to guess; use a long random one", name,
                     AccessRules.MIN_LENGTH);
         }
         if (pushLimit.perSecond() > 0) {

@@ -16,21 +16,25 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Which role each path needs, and which roles each configured bearer token holds. A path not listed needs the admin
- * role, so a new endpoint is closed until it is given a role here.
+ * Which role each path needs, and which roles and topics each configured bearer token holds. A path not listed needs
+ * the admin role, so a new endpoint is closed until it is given a role here. The viewer's paths are read with GET
+ * only; any other method on them needs the admin role.
  */
 final class AccessRules {
 
-    enum Role { PRODUCER, CONSUMER, ADMIN }
+    enum Role { PRODUCER, CONSUMER, ADMIN, VIEWER }
 
-    /** A caller that presented a configured token: its roles, and a name for it that is not the token. */
-    record Caller(String name, Set<Role> roles) {
+    /**
+     * A caller that presented a configured token: its roles, a name for it that is not the token, and the topics it
+     * may act on.
+     */
+    record Caller(String name, Set<Role> roles, TopicScope scope) {
         boolean may(Role needed) {
             return roles.contains(needed) || roles.contains(Role.ADMIN);
         }
     }
 
-    private record Token(byte[] digest, Role role, String name, boolean tooShort) {
+    private record Token(byte[] digest, Role role, String name, boolean tooShort, TopicScope scope) {
     }
 
     /** Tokens shorter than this are easy to guess; the start-up log warns about them. */
@@ -45,6 +49,10 @@ final class AccessRules {
             "/compat/ouqiang/push", "/compat/ouqiang/delete", "/compat/sdmq/push", "/compat/sdmq/delete");
     private static final List<PathPattern> CONSUMER = patterns("/get/{topic}", "/finish", "/nack", "/touch",
             "/compat/ouqiang/pop", "/compat/ouqiang/finish");
+    /** What a viewer reads with GET: a message, metrics, topics and their stats, the search. */
+    private static final List<PathPattern> VIEWER = patterns("/job/{id}", "/actuator/prometheus",
+            "/actuator/metrics", "/actuator/metrics/{name}", "/topics", "/topics/{topic}", "/topics/{topic}/stats",
+            "/messages");
 
     private final List<Token> tokens = new ArrayList<>();
 
@@ -52,6 +60,9 @@ final class AccessRules {
         add(Role.PRODUCER, auth.producerToken());
         add(Role.CONSUMER, auth.consumerToken());
         add(Role.ADMIN, auth.adminToken());
+        auth.tokens().forEach((name, token) -> tokens.add(new Token(sha256(token.secret()),
+                Role.valueOf(token.role().toUpperCase(Locale.ROOT)), name, token.secret().length() < MIN_LENGTH,
+                TopicScope.of(token.topics()))));
     }
 
     /** True when no token is configured: every path is open to everyone. */
@@ -64,9 +75,12 @@ final class AccessRules {
      * segments decoded once (see {@code ServletRequestPathUtils}). Empty for the paths open to everyone: health and
      * the API documentation.
      */
-    static Optional<Role> requiredRole(PathContainer path) {
+    static Optional<Role> requiredRole(String method, PathContainer path) {
         if (matches(OPEN, path)) {
             return Optional.empty();
+        }
+        if ("GET".equals(method) && matches(VIEWER, path)) {
+            return Optional.of(Role.VIEWER);
         }
         if (matches(PRODUCER, path)) {
             return Optional.of(Role.PRODUCER);
@@ -81,7 +95,9 @@ final class AccessRules {
 
     /**
      * The caller holding {@code presented}, or empty when it matches no configured token. Every configured token is
-     * compared, in constant time on SHA-256 digests, so the time taken tells nothing about any of them.
+     * compared, in constant time on SHA-256 digests, so the time taken tells nothing about any of them. A named
+     * token's secret is its own (checked at start-up), so only the legacy lists can give one secret several roles,
+     * and those are never scoped.
      */
     Optional<Caller> caller(String presented) {
         if (presented == null || presented.isEmpty()) {
@@ -89,19 +105,24 @@ final class AccessRules {
         }
         byte[] digest = sha256(presented);
         Set<Role> roles = EnumSet.noneOf(Role.class);
-        String name = null;
+        Token first = null;
         for (Token token : tokens) {
             if (MessageDigest.isEqual(token.digest(), digest)) {
                 roles.add(token.role());
-                name = name == null ? token.name() : name;
+                first = first == null ? token : first;
             }
         }
-        return name == null ? Optional.empty() : Optional.of(new Caller(name, roles));
+        return first == null ? Optional.empty() : Optional.of(new Caller(first.name(), roles, first.scope()));
     }
 
     /** How many tokens a role has, for the start-up log; never the tokens themselves. */
     long count(Role role) {
         return tokens.stream().filter(t -> t.role() == role).count();
+    }
+
+    /** How many tokens are scoped to some topics, for the start-up log. */
+    long scoped() {
+        return tokens.stream().filter(t -> !t.scope().everyTopic()).count();
     }
 
     /** The names (never the values) of the tokens shorter than {@link #MIN_LENGTH} characters. */
@@ -113,7 +134,7 @@ final class AccessRules {
         for (int i = 0; i < configured.size(); i++) {
             String token = configured.get(i);
             String name = role.name().toLowerCase(Locale.ROOT) + " token " + (i + 1);
-            tokens.add(new Token(sha256(token), role, name, token.length() < MIN_LENGTH));
+            tokens.add(new Token(sha256(token), role, name, token.length() < MIN_LENGTH, TopicScope.EVERY_TOPIC));
         }
     }
 

@@ -5,6 +5,7 @@ import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
 import io.sdmq.core.Admin;
 import io.sdmq.core.MessageView;
+import io.sdmq.server.security.TopicGuard;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -14,25 +15,34 @@ import org.springframework.web.bind.annotation.RestController;
 
 import java.util.List;
 
-/** Admin: look a message up in MySQL, bring a dead one back. */
+/** Admin: look a message up in MySQL, bring a dead one back; each within the topics of the caller's token. */
 @RestController
 class AdminController {
     private final Admin queue;
+    private final TopicGuard guard;
 
-    AdminController(Admin queue) {
+    AdminController(Admin queue, TopicGuard guard) {
         this.queue = queue;
+        this.guard = guard;
     }
 
-    /** A message and its history; the route keeps the name sdmq clients know. */
+    /**
+     * A message and its history; the route keeps the name sdmq clients know. Its lookup answers the topic, so a
+     * scoped caller is checked on the answer, with no lookup of its own.
+     */
     @GetMapping("/job/{id}")
     ResponseEntity<ApiResponse<MessageReply>> message(@PathVariable String id) {
-        return ApiResponse.ok(MessageReply.of(queue.message(MessageIds.parse(id, null))));
+        MessageView view = queue.message(MessageIds.parse(id, null));
+        guard.checkTopic(view.stored().message().topic());
+        return ApiResponse.ok(MessageReply.of(view));
     }
 
     @PostMapping("/requeue")
     ResponseEntity<ApiResponse<Boolean>> requeue(@RequestParam(required = false) String jobId,
                                                  @RequestParam(required = false) String id) {
-        queue.requeue(MessageIds.parse(jobId, id));
+        long parsed = MessageIds.parse(jobId, id);
+        guard.checkId(parsed);
+        queue.requeue(parsed);
         return ApiResponse.ok(true);
     }
 

@@ -1,5 +1,6 @@
 package io.sdmq.server.web;
 
+import io.sdmq.common.ForbiddenTopicException;
 import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.MessageNotFoundException;
 import io.sdmq.common.MessageStateException;
@@ -52,6 +53,9 @@ class ApiExceptionHandler {
         }
         if (e instanceof TooManyRequestsException) {
             return HttpStatus.TOO_MANY_REQUESTS;
+        }
+        if (e instanceof ForbiddenTopicException) {
+            return HttpStatus.FORBIDDEN;
         }
         return HttpStatus.SERVICE_UNAVAILABLE;
     }

@@ -4,6 +4,7 @@ import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.Message;
 import io.sdmq.core.Consumer;
 import io.sdmq.core.Consumer.FinishedAndPopped;
+import io.sdmq.server.security.TopicGuard;
 import io.sdmq.server.web.FinishIds.FinishResult;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -16,15 +17,20 @@ import org.springframework.web.bind.annotation.RestController;
 import java.time.Duration;
 import java.util.List;
 
-/** What consumers do: wait for due messages, acknowledge, give back, extend (DESIGN §6). */
+/**
+ * What consumers do: wait for due messages, acknowledge, give back, extend (DESIGN §6); each within the topics of the
+ * caller's token.
+ */
 @RestController
 class ConsumerController {
     private final Consumer queue;
     private final ApiExceptionHandler errors;
+    private final TopicGuard guard;
 
-    ConsumerController(Consumer queue, ApiExceptionHandler errors) {
+    ConsumerController(Consumer queue, ApiExceptionHandler errors, TopicGuard guard) {
         this.queue = queue;
         this.errors = errors;
+        this.guard = guard;
     }
 
     /**
@@ -36,6 +42,7 @@ class ConsumerController {
                @RequestParam(defaultValue = "30000") long timeout,
                @RequestParam(defaultValue = "1") int count,
                @RequestParam(defaultValue = "0") long linger) {
+        guard.checkTopic(topic);
         return ParkedReply.of(queue.pop(topic, count, Duration.ofMillis(timeout), Duration.ofMillis(linger)), timeout,
                 ConsumerController::delivered);
     }
@@ -51,7 +58,9 @@ class ConsumerController {
                         @RequestParam(defaultValue = "1") int count,
                         @RequestParam(defaultValue = "0") long linger,
                         @RequestBody(required = false) List<String> finish) {
+        guard.checkTopic(topic);
         FinishIds ids = FinishIds.of(finish == null ? List.of() : finish, 0, errors);
+        guard.checkIds(ids.valid());
         FinishedAndPopped done = queue.finishAndPop(ids.valid(), topic, count, Duration.ofMillis(timeout),
                 Duration.ofMillis(linger));
         List<FinishResult> finished = ids.results(done.finished(), errors);
@@ -68,10 +77,13 @@ class ConsumerController {
     ResponseEntity<?> finish(@RequestParam(required = false) String jobId, @RequestParam(required = false) String id,
                              @RequestBody(required = false) List<String> ids) {
         if (jobId != null || id != null || ids == null) {
-            queue.finish(MessageIds.parse(jobId, id));
+            long parsed = MessageIds.parse(jobId, id);
+            guard.checkId(parsed);
+            queue.finish(parsed);
             return ApiResponse.ok(true);
         }
         FinishIds parsed = FinishIds.of(ids, 1, errors);
+        guard.checkIds(parsed.valid());
         return ApiResponse.ok(parsed.results(queue.finishAll(parsed.valid()), errors));
     }
 
@@ -85,6 +97,7 @@ class ConsumerController {
                                               @RequestParam(required = false) Long delay,
                                               @RequestParam(defaultValue = "false") boolean dead) {
         long parsed = MessageIds.parse(jobId, id);
+        guard.checkId(parsed);
         if (!dead) {
             queue.nack(parsed, delay);
         } else if (delay != null) {
@@ -98,7 +111,9 @@ class ConsumerController {
     @PostMapping("/touch")
     ResponseEntity<ApiResponse<Long>> touch(@RequestParam(required = false) String jobId,
                                             @RequestParam(required = false) String id) {
-        return ApiResponse.ok(queue.touch(MessageIds.parse(jobId, id)));
+        long parsed = MessageIds.parse(jobId, id);
+        guard.checkId(parsed);
+        return ApiResponse.ok(queue.touch(parsed));
     }
 
     /** The answer of a {@code POST /get}: the outcome of each id it finished, and the messages it delivered. */

@@ -5,6 +5,7 @@ import io.sdmq.core.Producer;
 import io.sdmq.core.Producer.OnDuplicate;
 import io.sdmq.core.Producer.PushOutcome;
 import io.sdmq.core.Producer.PushResult;
+import io.sdmq.server.security.TopicGuard;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -17,13 +18,15 @@ import org.springframework.web.bind.annotation.RestController;
 import java.util.List;
 import java.util.Objects;
 
-/** What producers do: push, cancel, move (DESIGN §6). */
+/** What producers do: push, cancel, move (DESIGN §6); each within the topics of the caller's token. */
 @RestController
 class ProducerController {
     private final Producer queue;
+    private final TopicGuard guard;
 
-    ProducerController(Producer queue) {
+    ProducerController(Producer queue, TopicGuard guard) {
         this.queue = queue;
+        this.guard = guard;
     }
 
     @PostMapping(path = "/push", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -31,6 +34,7 @@ class ProducerController {
         if (body == null) {
             throw new InvalidRequestException("body", "must be a JSON object");
         }
+        guard.checkTopic(body.topic());
         PushResult result = queue.push(body.request(), body.duplicates());
         return ApiResponse.ok(Long.toString(result.id()), describe(result.outcome()));
     }
@@ -40,6 +44,7 @@ class ProducerController {
         if (bodies == null || bodies.stream().anyMatch(Objects::isNull)) {
             throw new InvalidRequestException("messages", "must be a JSON array of message objects");
         }
+        guard.checkTopics(bodies.stream().map(PushBody::topic).toList());
         List<OnDuplicate> policies = bodies.stream().map(PushBody::duplicates).distinct().toList();
         if (policies.size() > 1) {
             throw new InvalidRequestException("onDuplicate", "must be the same for every message of a batch");
@@ -57,9 +62,12 @@ class ProducerController {
                                                 @RequestParam(required = false) String topic,
                                                 @RequestParam(required = false) String bizKey) {
         if (jobId == null && id == null && (topic != null || bizKey != null)) {
+            guard.checkTopic(topic);
             queue.deleteByKey(topic, bizKey);
         } else {
-            queue.delete(MessageIds.parse(jobId, id));
+            long parsed = MessageIds.parse(jobId, id);
+            guard.checkId(parsed);
+            queue.delete(parsed);
         }
         return ApiResponse.ok(true);
     }
@@ -69,7 +77,9 @@ class ProducerController {
                                                  @RequestParam(required = false) String id,
                                                  @RequestParam(required = false) Long delay,
                                                  @RequestParam(required = false) Long deliverAt) {
-        return ApiResponse.ok(queue.reschedule(MessageIds.parse(jobId, id), delay, deliverAt));
+        long parsed = MessageIds.parse(jobId, id);
+        guard.checkId(parsed);
+        return ApiResponse.ok(queue.reschedule(parsed, delay, deliverAt));
     }
 
     private static String describe(PushOutcome outcome) {

@@ -1,11 +1,13 @@
 package io.sdmq.server.security;
 
 import io.sdmq.server.config.SdmqProperties;
+import io.sdmq.server.security.AccessRules.Caller;
 import io.sdmq.server.security.AccessRules.Role;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.server.PathContainer;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -15,7 +17,11 @@ class AccessRulesTest {
     private final AccessRules rules = new AccessRules(new SdmqProperties.Auth(
             List.of("p1-0123456789abcdef", "shared-0123456789abcdef"),
             List.of("c1-0123456789abcdef", "shared-0123456789abcdef"),
-            List.of("short")));
+            List.of("short"), Map.of(
+                    "orders-bot", new SdmqProperties.NamedToken("orders-0123456789abcdef", "producer",
+                            List.of("orders.*", "audit")),
+                    "dashboard", new SdmqProperties.NamedToken("view-0123456789abcdef", "VIEWER", null),
+                    "tiny", new SdmqProperties.NamedToken("tiny", "consumer", null))));
 
     @Test
     void each_path_needs_its_role_and_an_unlisted_path_needs_admin() {
@@ -93,10 +99,10 @@ class AccessRulesTest {
 
     @Test
     void blank_entries_are_dropped_and_no_token_at_all_means_open() {
-        assertThat(new AccessRules(new SdmqProperties.Auth(List.of(" ", ""), null, null)).open()).isTrue();
+        assertThat(new AccessRules(new SdmqProperties.Auth(List.of(" ", ""), null, null, null)).open()).isTrue();
         assertThat(rules.open()).isFalse();
-        assertThat(rules.count(Role.PRODUCER)).isEqualTo(2);
-        assertThat(rules.shortTokens()).containsExactly("admin token 1");
+        assertThat(rules.count(Role.PRODUCER)).as("two listed and one named").isEqualTo(3);
+        assertThat(rules.shortTokens()).containsExactlyInAnyOrder("admin token 1", "tiny");
     }
 
     @Test
@@ -109,7 +115,53 @@ class AccessRulesTest {
         assertThat(AccessRules.isPush(PathContainer.parsePath("/compat/ouqiang/pop"))).isFalse();
     }
 
+    @Test
+    void a_viewer_reads_with_get_and_every_other_method_on_those_paths_needs_admin() {
+        for (String read : List.of("/job/1", "/actuator/prometheus", "/actuator/metrics",
+                "/actuator/metrics/sdmq.delivery.lateness", "/topics", "/topics/orders", "/topics/orders/stats",
+                "/messages")) {
+            assertThat(role("GET", read)).as(read).hasValue(Role.VIEWER);
+            assertThat(role("POST", read)).as("POST " + read).hasValue(Role.ADMIN);
+        }
+        for (String admin : List.of("/actuator", "/actuator/info", "/topics/orders/pause", "/topics/orders/purge",
+                "/messages/requeue", "/messages/run-now", "/messages/delete", "/reStore", "/requeue")) {
+            assertThat(role("GET", admin)).as(admin).hasValue(Role.ADMIN);
+        }
+        assertThat(role("PUT", "/topics/orders")).hasValue(Role.ADMIN);
+        assertThat(role("DELETE", "/topics/orders")).hasValue(Role.ADMIN);
+    }
+
+    @Test
+    void a_viewer_may_only_read_and_an_admin_may_read_too() {
+        assertThat(rules.caller("view-0123456789abcdef")).hasValueSatisfying(c -> {
+            assertThat(c.name()).isEqualTo("dashboard");
+            assertThat(c.may(Role.VIEWER)).isTrue();
+            assertThat(c.may(Role.PRODUCER)).isFalse();
+            assertThat(c.may(Role.CONSUMER)).isFalse();
+            assertThat(c.may(Role.ADMIN)).isFalse();
+        });
+        assertThat(rules.caller("p1-0123456789abcdef").orElseThrow().may(Role.VIEWER)).isFalse();
+        assertThat(new Caller("admin token 1", Set.of(Role.ADMIN), TopicScope.EVERY_TOPIC).may(Role.VIEWER)).isTrue();
+    }
+
+    @Test
+    void a_named_token_carries_its_name_its_one_role_and_its_topics() {
+        assertThat(rules.caller("orders-0123456789abcdef")).hasValueSatisfying(c -> {
+            assertThat(c.name()).isEqualTo("orders-bot");
+            assertThat(c.roles()).containsExactly(Role.PRODUCER);
+            assertThat(c.scope().patterns()).containsExactly("orders.*", "audit");
+        });
+        assertThat(rules.caller("p1-0123456789abcdef").orElseThrow().scope().everyTopic()).isTrue();
+        assertThat(rules.count(Role.VIEWER)).isEqualTo(1);
+        assertThat(rules.scoped()).isEqualTo(1);
+    }
+
+    /** The routes that do not depend on the method answer the same for each; POST keeps the viewer's GETs apart. */
     private static Optional<Role> role(String path) {
-        return AccessRules.requiredRole(PathContainer.parsePath(path));
+        return role("POST", path);
+    }
+
+    private static Optional<Role> role(String method, String path) {
+        return AccessRules.requiredRole(method, PathContainer.parsePath(path));
     }
 }
