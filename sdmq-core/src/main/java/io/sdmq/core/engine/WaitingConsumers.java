@@ -34,17 +34,19 @@ final class WaitingConsumers {
     private final StatusLog statusLog;
     private final Wakeups wakeups;
     private final BucketLocks locks;
+    private final TopicGate gate;
     private final Clock clock;
     private final Executor drainer;
     private final ScheduledExecutorService timer;
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
 
-    WaitingConsumers(Reservations reservations, StatusLog statusLog, Wakeups wakeups, BucketLocks locks, Clock clock,
-                     Executor drainer, ScheduledExecutorService timer) {
+    WaitingConsumers(Reservations reservations, StatusLog statusLog, Wakeups wakeups, BucketLocks locks, TopicGate gate,
+                     Clock clock, Executor drainer, ScheduledExecutorService timer) {
         this.reservations = reservations;
         this.statusLog = statusLog;
         this.wakeups = wakeups;
         this.locks = locks;
+        this.gate = gate;
         this.clock = clock;
         this.drainer = drainer;
         this.timer = timer;
@@ -108,6 +110,14 @@ final class WaitingConsumers {
         }
     }
 
+    /** A topic's limits may let more through now (a reservation of it ended): its waiting consumers look again. */
+    void retry(String topicName) {
+        Topic topic = topics.get(topicName);
+        if (topic != null) {
+            startDrain(topic);
+        }
+    }
+
     int waiting(String topicName) {
         Topic topic = topics.get(topicName);
         return topic == null ? 0 : topic.waiters.size();
@@ -162,7 +172,13 @@ final class WaitingConsumers {
         }
     }
 
+    /** What the topic's settings let this drain take now: all it wants, some, or nothing (paused, limited). */
     private List<Message> take(Topic topic, int count) {
+        long now = clock.millis();
+        return gate.take(topic.name, count, now, allowed -> take(topic, allowed, now));
+    }
+
+    private List<Message> take(Topic topic, int count, long now) {
         List<Message> got = new ArrayList<>(count);
         int buckets = reservations.buckets();
         for (int i = 0; i < buckets && got.size() < count && !topic.candidates.isEmpty(); i++) {
@@ -173,7 +189,7 @@ final class WaitingConsumers {
             int wanted = count - got.size();
             List<Message> popped;
             try {
-                popped = locks.shared(bucket, () -> popAndRecord(bucket, topic.name, wanted));
+                popped = locks.shared(bucket, () -> popAndRecord(bucket, topic.name, wanted, now));
             } catch (RuntimeException e) {
                 log.warn("pop from bucket {} of topic {} failed ({}); the ready sweep will look again",
                         bucket, topic.name, e.toString());
@@ -188,8 +204,7 @@ final class WaitingConsumers {
         return got;
     }
 
-    private List<Message> popAndRecord(int bucket, String topic, int count) {
-        long now = clock.millis();
+    private List<Message> popAndRecord(int bucket, String topic, int count, long now) {
         List<Message> popped = reservations.pop(bucket, topic, count, now);
         for (Message m : popped) {
             statusLog.record(Transition.of(m.id(), MessageStatus.READY, MessageStatus.RESERVED, now,
