@@ -4,6 +4,8 @@ import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.PushRequest;
 import io.sdmq.common.PushRules;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -30,7 +32,8 @@ public record TopicSettings(Long ttr, Integer maxAttempts, List<Long> retryDelay
     public static final TopicSettings NONE = new TopicSettings(null, null, null, null, null, null, null, null, false);
 
     public TopicSettings {
-        retryDelays = retryDelays == null ? null : List.copyOf(retryDelays);
+        // a null delay is kept for check() to name
+        retryDelays = retryDelays == null ? null : Collections.unmodifiableList(new ArrayList<>(retryDelays));
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
 
 /**
  * The topics' settings in {@code sdmq_topic} (one row per topic that has any) and the counts of {@code sdmq_message}
- * by topic and status, over plain JDBC: the table is small and read whole every second.
+ * by topic and status, over plain JDBC, each call its own transaction: the table is small and read whole every
+ * second.
  */
 public final class MySqlTopicStore implements TopicStore {
     private static final String COLUMNS = "topic, ttr_ms, max_attempts, retry_delays, priority, max_delay_ms, "
@@ -105,7 +106,9 @@ public final class MySqlTopicStore implements TopicStore {
     private <T> T query(String sql, List<?> args, Reader<T> rows) {
         try (Connection c = dataSource.getConnection(); PreparedStatement st = prepare(c, sql, args);
              ResultSet rs = st.executeQuery()) {
-            return rows.read(rs);
+            T read = rows.read(rs);
+            commit(c);
+            return read;
         } catch (SQLException e) {
             throw new UnavailableException("MySQL is unavailable; retry later", e);
         }
@@ -113,9 +116,18 @@ public final class MySqlTopicStore implements TopicStore {
 
     private int update(String sql, List<?> args) {
         try (Connection c = dataSource.getConnection(); PreparedStatement st = prepare(c, sql, args)) {
-            return st.executeUpdate();
+            int changed = st.executeUpdate();
+            commit(c);
+            return changed;
         } catch (SQLException e) {
             throw new UnavailableException("MySQL is unavailable; retry later", e);
+        }
+    }
+
+    /** The pool's connections may not be in autocommit: each call is its own transaction. */
+    private static void commit(Connection c) throws SQLException {
+        if (!c.getAutoCommit()) {
+            c.commit();
         }
     }
 
