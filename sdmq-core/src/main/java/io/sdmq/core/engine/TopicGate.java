@@ -7,9 +7,10 @@ import io.sdmq.core.spi.TopicLimits.Grant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
-import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 
 /**
  * What a topic's settings allow a pop to take: nothing while it is paused, what its rate and in-flight limits grant
@@ -27,19 +28,29 @@ final class TopicGate {
         this.limits = limits;
     }
 
-    /** Up to {@code count} messages of a topic taken at {@code now} by {@code pop}, as the topic's settings allow. */
-    List<Message> take(String topic, int count, long now, IntFunction<List<Message>> pop) {
+    /** A pop of up to {@code count} messages, each reserved at the time {@code clock} tells. */
+    interface Pop {
+        List<Message> pop(int count, LongSupplier clock);
+    }
+
+    /**
+     * Up to {@code count} messages of a topic taken by {@code pop}, as the topic's settings allow. A limited topic's
+     * messages are reserved at times within the second their grant counted them in, and no earlier than the grant.
+     */
+    List<Message> take(String topic, int count, Clock clock, Pop pop) {
         TopicRules.Rules topicRules = rules.of(topic);
         if (topicRules == null) {
-            return pop.apply(count);
+            return pop.pop(count, clock::millis);
         }
         TopicSettings s = topicRules.settings();
         if (s.paused()) {
             return List.of();
         }
         if (!s.limited()) {
-            return pop.apply(count);
+            return pop.pop(count, clock::millis);
         }
+        long now = clock.millis();
+        long windowEnd = (now / 1_000 + 1) * 1_000 - 1;
         Grant grant;
         try {
             grant = limits.grant(topic, count, now, s.rateLimit(), s.maxInFlight());
@@ -53,16 +64,17 @@ final class TopicGate {
         }
         List<Message> got = List.of();
         try {
-            got = pop.apply(grant.count());
+            got = pop.pop(grant.count(), () -> Math.max(now, Math.min(clock.millis(), windowEnd)));
         } finally {
-            taken(topic, grant, got, now);
+            taken(topic, grant, got, windowEnd);
         }
         return got;
     }
 
-    private void taken(String topic, Grant grant, List<Message> got, long now) {
+    /** Each message counts until its TTR after the end of the grant's second: never before its reservation ends. */
+    private void taken(String topic, Grant grant, List<Message> got, long windowEnd) {
         try {
-            limits.taken(topic, grant, got.stream().map(m -> new long[]{m.id(), now + m.ttrMs()}).toList());
+            limits.taken(topic, grant, got.stream().map(m -> new long[]{m.id(), windowEnd + m.ttrMs()}).toList());
         } catch (RuntimeException e) {
             log.warn("could not record {} reservations of topic {} in its limits ({}); the slots held for them free up "
                     + "by themselves", got.size(), topic, e.toString());

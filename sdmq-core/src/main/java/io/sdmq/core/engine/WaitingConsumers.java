@@ -20,6 +20,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 /**
  * Long-polls parked in memory: a waiting consumer holds no thread, only a future. Per topic, the buckets that
@@ -174,11 +175,10 @@ final class WaitingConsumers {
 
     /** What the topic's settings let this drain take now: all it wants, some, or nothing (paused, limited). */
     private List<Message> take(Topic topic, int count) {
-        long now = clock.millis();
-        return gate.take(topic.name, count, now, allowed -> take(topic, allowed, now));
+        return gate.take(topic.name, count, clock, (allowed, times) -> take(topic, allowed, times));
     }
 
-    private List<Message> take(Topic topic, int count, long now) {
+    private List<Message> take(Topic topic, int count, LongSupplier times) {
         List<Message> got = new ArrayList<>(count);
         int buckets = reservations.buckets();
         for (int i = 0; i < buckets && got.size() < count && !topic.candidates.isEmpty(); i++) {
@@ -189,7 +189,7 @@ final class WaitingConsumers {
             int wanted = count - got.size();
             List<Message> popped;
             try {
-                popped = locks.shared(bucket, () -> popAndRecord(bucket, topic.name, wanted, now));
+                popped = locks.shared(bucket, () -> popAndRecord(bucket, topic.name, wanted, times.getAsLong()));
             } catch (RuntimeException e) {
                 log.warn("pop from bucket {} of topic {} failed ({}); the ready sweep will look again",
                         bucket, topic.name, e.toString());
