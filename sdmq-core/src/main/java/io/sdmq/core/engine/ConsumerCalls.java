@@ -14,7 +14,6 @@ import io.sdmq.core.EngineSettings;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.Reservations;
 import io.sdmq.core.spi.Reservations.Nacked;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
