@@ -88,14 +88,16 @@ public record PushRules(long maxDelayMs, int maxBodyBytes, long defaultTtrMs, in
         return deliverAt;
     }
 
-    private static long checkTtr(String field, long ttr) {
+    /** A time-to-run in ms, or an {@link InvalidRequestException} naming {@code field}. */
+    public static long checkTtr(String field, long ttr) {
         if (ttr < MIN_TTR_MS || ttr > MAX_TTR_MS) {
             throw new InvalidRequestException(field, "must be in " + MIN_TTR_MS + ".." + MAX_TTR_MS + " ms");
         }
         return ttr;
     }
 
-    private static List<Long> checkRetryDelays(List<Long> delays) {
+    /** Retry delays in ms (null: none given), or an {@link InvalidRequestException} naming retryDelays. */
+    public static List<Long> checkRetryDelays(List<Long> delays) {
         if (delays == null) {
             return null;
         }

@@ -15,6 +15,8 @@ import io.sdmq.core.spi.MessageEvents;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.Reservations;
 import io.sdmq.core.spi.Reservations.Nacked;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -27,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 
 /** Pop, finish, nack and touch: Redis decides (is it reserved?), MySQL records. */
 final class ConsumerCalls implements Consumer {
+    private static final Logger log = LoggerFactory.getLogger(ConsumerCalls.class);
     private static final String NOT_RESERVED = "is not reserved (not popped yet, or its time-to-run expired)";
 
     private final EngineSettings settings;
@@ -36,10 +39,11 @@ final class ConsumerCalls implements Consumer {
     private final MessageLog messageLog;
     private final Wakeups wakeups;
     private final MessageEvents events;
+    private final TopicGate gate;
     private final Clock clock;
 
     ConsumerCalls(EngineSettings settings, WaitingConsumers waiting, Reservations reservations, StatusLog statusLog,
-                  MessageLog messageLog, Wakeups wakeups, MessageEvents events, Clock clock) {
+                  MessageLog messageLog, Wakeups wakeups, MessageEvents events, TopicGate gate, Clock clock) {
         this.settings = settings;
         this.waiting = waiting;
         this.reservations = reservations;
@@ -47,6 +51,7 @@ final class ConsumerCalls implements Consumer {
         this.messageLog = messageLog;
         this.wakeups = wakeups;
         this.events = events;
+        this.gate = gate;
         this.clock = clock;
     }
 
@@ -122,7 +127,21 @@ final class ConsumerCalls implements Consumer {
             results.add(reserved[i] ? Optional.empty() : Optional.of(whyNotReserved(ids.get(i), "finish")));
         }
         statusLog.commitAll(finished);
+        released(finished);
         return results;
+    }
+
+    /** Tells the in-flight limits which reservations ended; a failure only delays their slots to the deadline. */
+    private void released(List<Transition> finished) {
+        if (finished.isEmpty()) {
+            return;
+        }
+        try {
+            gate.finished(finished.stream().map(Transition::messageId).toList()).forEach(waiting::retry);
+        } catch (RuntimeException e) {
+            log.warn("could not release {} finished reservations from their topics' limits ({}); their slots free up "
+                    + "at their deadlines", finished.size(), e.toString());
+        }
     }
 
     private void commitBeforeFailing(List<Transition> finished, RuntimeException failure) {
@@ -162,6 +181,13 @@ final class ConsumerCalls implements Consumer {
         Nacked nacked = reservations.nack(bucket, id, now, delay, dead).orElseThrow(() -> whyNotReserved(id, "nack"));
         Message m = nacked.message();
         events.nacked(m.topic());
+        try {
+            gate.nacked(m);
+            waiting.retry(m.topic());
+        } catch (RuntimeException e) {
+            log.warn("could not release nacked message {} from its topic's limits ({}); its slot frees up at its "
+                    + "deadline", id, e.toString());
+        }
         Transition base = Transition.of(id, MessageStatus.RESERVED, nacked.dead() ? MessageStatus.DEAD
                 : MessageStatus.DELAY, now, reservations.bucketName(bucket)).withAttempts(m.attempts());
         if (nacked.dead()) {
@@ -180,6 +206,11 @@ final class ConsumerCalls implements Consumer {
         OptionalLong deadline = reservations.touch(bucket, id, now);
         if (deadline.isEmpty()) {
             throw whyNotReserved(id, "touch");
+        }
+        try {
+            gate.touched(id, deadline.getAsLong());
+        } catch (RuntimeException e) {
+            log.warn("could not extend message {} in its topic's limits ({})", id, e.toString());
         }
         statusLog.record(Transition.of(id, MessageStatus.RESERVED, MessageStatus.RESERVED, now,
                 reservations.bucketName(bucket)).withNote("touch: reserved until " + deadline.getAsLong()));

@@ -7,12 +7,15 @@ import io.sdmq.core.Consumer;
 import io.sdmq.core.EngineSettings;
 import io.sdmq.core.Producer;
 import io.sdmq.core.RecoverySettings;
+import io.sdmq.core.Topics;
 import io.sdmq.core.spi.MessageEvents;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ReadySignal;
 import io.sdmq.core.spi.Reservations;
 import io.sdmq.core.spi.RestoreTarget;
 import io.sdmq.core.spi.Schedule;
+import io.sdmq.core.spi.TopicLimits;
+import io.sdmq.core.spi.TopicStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 public final class Engine implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
     private static final int DRAIN_THREADS = 4;
+    /** How often every instance reads the topics' settings again: a change made elsewhere is seen within it. */
+    private static final long TOPICS_RELOAD_MS = 1_000;
 
     private final EngineSettings settings;
     private final ReadySignal signal;
@@ -45,17 +50,28 @@ public final class Engine implements AutoCloseable {
     private final Producer producer;
     private final Consumer consumer;
     private final Admin admin;
+    private final TopicRules topicRules;
+    private final Topics topics;
 
-    /** The three schedule ports are usually one store's: Redis in production, memory in tests. */
+    /** An engine without topic settings: every topic runs by the server's defaults. */
     public Engine(EngineSettings settings, Schedule schedule, Reservations reservations, RestoreTarget restoreTarget,
                   MessageLog messageLog, ReadySignal signal, IdGenerator ids, Clock clock) {
-        this(settings, schedule, reservations, restoreTarget, messageLog, signal, ids, clock, MessageEvents.NONE);
+        this(settings, schedule, reservations, restoreTarget, messageLog, signal, ids, clock, new NoTopicSettings(),
+                null, MessageEvents.NONE);
     }
 
-    /** As above, telling {@code events} what happens to messages (the metrics). */
+    /**
+     * The three schedule ports are usually one store's: Redis in production, memory in tests. The topics' settings
+     * are in {@code topicStore}, their rate and in-flight limits shared through {@code topicLimits}; {@code events}
+     * is told what happens to messages (the metrics).
+     */
     public Engine(EngineSettings settings, Schedule schedule, Reservations reservations, RestoreTarget restoreTarget,
-                  MessageLog messageLog, ReadySignal signal, IdGenerator ids, Clock clock, MessageEvents events) {
+                  MessageLog messageLog, ReadySignal signal, IdGenerator ids, Clock clock, TopicStore topicStore,
+                  TopicLimits topicLimits, MessageEvents events) {
         this.settings = settings;
+        this.topicRules = new TopicRules(topicStore, settings.pushRules());
+        this.topics = new TopicCalls(topicStore, topicRules, settings.pushRules(), clock);
+        TopicGate gate = new TopicGate(topicRules, topicLimits);
         this.signal = signal;
         this.clock = clock;
         this.statusLog = new StatusLog(messageLog, settings, System::nanoTime);
@@ -66,13 +82,14 @@ public final class Engine implements AutoCloseable {
         Alarm reaperAlarm = new Alarm();
         Wakeups wakeups = new Wakeups(dueTimes, schedulerAlarm, deadlines, reaperAlarm);
         BucketLocks locks = new BucketLocks(schedule.buckets());
-        this.waiting = new WaitingConsumers(reservations, statusLog, wakeups, locks, events, clock, drainer, timer);
+        this.waiting = new WaitingConsumers(reservations, statusLog, wakeups, locks, gate, events, clock, drainer,
+                timer);
         this.restorer = new RestoreFromLog(restoreTarget, messageLog, statusLog, wakeups, clock,
                 settings.recovery().restorePage());
         ScheduleCommitted scheduling = new ScheduleCommitted(schedule, locks, statusLog, wakeups, clock);
-        this.producer = new ProducerCalls(new NewMessages(settings.pushRules(), ids, clock), statusLog, scheduling,
-                schedule, messageLog, wakeups, events, clock);
-        this.consumer = new ConsumerCalls(settings, waiting, reservations, statusLog, messageLog, wakeups, events,
+        this.producer = new ProducerCalls(new NewMessages(settings.pushRules(), topicRules, ids, clock), statusLog,
+                scheduling, schedule, messageLog, wakeups, events, clock);
+        this.consumer = new ConsumerCalls(settings, waiting, reservations, statusLog, messageLog, wakeups, events, gate,
                 clock);
         this.admin = new AdminCalls(messageLog, statusLog, scheduling, restorer, schedule, clock);
         MoveDueMessages scheduler = new MoveDueMessages(schedule, statusLog, this::ready, locks,
@@ -114,6 +131,10 @@ public final class Engine implements AutoCloseable {
         return admin;
     }
 
+    public Topics topics() {
+        return topics;
+    }
+
     public void start() {
         startManual();
         loops.start();
@@ -122,6 +143,7 @@ public final class Engine implements AutoCloseable {
         }
         long sweepMs = settings.readySweep().toMillis();
         timer.scheduleWithFixedDelay(this::sweep, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::reloadTopics, TOPICS_RELOAD_MS, TOPICS_RELOAD_MS, TimeUnit.MILLISECONDS);
         log.info("engine started, host {}", settings.host());
     }
 
@@ -167,6 +189,7 @@ public final class Engine implements AutoCloseable {
 
     /** Starts what answers callers (status log, signal, pops) but no loop: tests drive those with {@link #runOnce}. */
     void startManual() {
+        reloadTopics();
         statusLog.start();
         signal.subscribe(waiting::ready);
         waiting.findReadyTopics();
@@ -188,6 +211,15 @@ public final class Engine implements AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("could not restore empty buckets at start ({}); the reconciler repairs overdue messages",
                     e.toString());
+        }
+    }
+
+    private void reloadTopics() {
+        try {
+            topicRules.reload();
+        } catch (Throwable t) {
+            log.warn("could not reload the topics' settings ({}); keeping the last ones, will retry in {} ms",
+                    t.toString(), TOPICS_RELOAD_MS);
         }
     }
 

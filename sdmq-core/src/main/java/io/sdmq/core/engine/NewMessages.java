@@ -15,17 +15,26 @@ final class NewMessages {
     static final int MAX_BATCH = 1_000;
 
     private final PushRules rules;
+    private final TopicRules topics;
     private final IdGenerator ids;
     private final Clock clock;
 
-    NewMessages(PushRules rules, IdGenerator ids, Clock clock) {
+    NewMessages(PushRules rules, TopicRules topics, IdGenerator ids, Clock clock) {
         this.rules = rules;
+        this.topics = topics;
         this.ids = ids;
         this.clock = clock;
     }
 
     Message of(PushRequest request) {
-        return rules.toMessage(request, ids.nextId(), clock.millis());
+        return toMessage(request, ids.nextId(), clock.millis());
+    }
+
+    /** The push rules of the request's topic: the server's, or with the topic's defaults and maxDelay. */
+    private Message toMessage(PushRequest request, long id, long now) {
+        TopicRules.Rules topic = topics.of(request.topic());
+        return topic == null ? rules.toMessage(request, id, now)
+                : topic.pushRules().toMessage(topic.settings().fill(request), id, now);
     }
 
     /** One message per request, all created at the same instant; every bad request is named, by index. */
@@ -38,7 +47,7 @@ final class NewMessages {
         long now = clock.millis();
         for (int i = 0; i < requests.size(); i++) {
             try {
-                messages.add(rules.toMessage(requests.get(i), ids.nextId(), now));
+                messages.add(toMessage(requests.get(i), ids.nextId(), now));
             } catch (InvalidRequestException e) {
                 errors.add("[" + i + "]." + e.getMessage());
             }

@@ -21,6 +21,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 /**
  * Long-polls parked in memory: a waiting consumer holds no thread, only a future. Per topic, the buckets that
@@ -36,19 +37,21 @@ final class WaitingConsumers {
     private final Wakeups wakeups;
     private final BucketLocks locks;
     private final MessageEvents events;
+    private final TopicGate gate;
     private final Clock clock;
     private final Executor drainer;
     private final ScheduledExecutorService timer;
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
     private volatile boolean closing;
 
-    WaitingConsumers(Reservations reservations, StatusLog statusLog, Wakeups wakeups, BucketLocks locks,
+    WaitingConsumers(Reservations reservations, StatusLog statusLog, Wakeups wakeups, BucketLocks locks, TopicGate gate,
                      MessageEvents events, Clock clock, Executor drainer, ScheduledExecutorService timer) {
         this.reservations = reservations;
         this.statusLog = statusLog;
         this.wakeups = wakeups;
         this.locks = locks;
         this.events = events;
+        this.gate = gate;
         this.clock = clock;
         this.drainer = drainer;
         this.timer = timer;
@@ -135,6 +138,14 @@ final class WaitingConsumers {
         return answered;
     }
 
+    /** A topic's limits may let more through now (a reservation of it ended): its waiting consumers look again. */
+    void retry(String topicName) {
+        Topic topic = topics.get(topicName);
+        if (topic != null) {
+            startDrain(topic);
+        }
+    }
+
     int waiting(String topicName) {
         Topic topic = topics.get(topicName);
         return topic == null ? 0 : topic.waiters.size();
@@ -189,7 +200,12 @@ final class WaitingConsumers {
         }
     }
 
+    /** What the topic's settings let this drain take now: all it wants, some, or nothing (paused, limited). */
     private List<Message> take(Topic topic, int count) {
+        return gate.take(topic.name, count, clock, (allowed, times) -> take(topic, allowed, times));
+    }
+
+    private List<Message> take(Topic topic, int count, LongSupplier times) {
         List<Message> got = new ArrayList<>(count);
         int buckets = reservations.buckets();
         for (int i = 0; i < buckets && got.size() < count && !topic.candidates.isEmpty(); i++) {
@@ -200,7 +216,7 @@ final class WaitingConsumers {
             int wanted = count - got.size();
             List<Message> popped;
             try {
-                popped = locks.shared(bucket, () -> popAndRecord(bucket, topic.name, wanted));
+                popped = locks.shared(bucket, () -> popAndRecord(bucket, topic.name, wanted, times.getAsLong()));
             } catch (RuntimeException e) {
                 log.warn("pop from bucket {} of topic {} failed ({}); the ready sweep will look again",
                         bucket, topic.name, e.toString());
@@ -215,8 +231,7 @@ final class WaitingConsumers {
         return got;
     }
 
-    private List<Message> popAndRecord(int bucket, String topic, int count) {
-        long now = clock.millis();
+    private List<Message> popAndRecord(int bucket, String topic, int count, long now) {
         List<Message> popped = reservations.pop(bucket, topic, count, now);
         for (Message m : popped) {
             statusLog.record(Transition.of(m.id(), MessageStatus.READY, MessageStatus.RESERVED, now,

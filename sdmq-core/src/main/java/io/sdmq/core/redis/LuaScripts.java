@@ -29,6 +29,9 @@ final class LuaScripts {
     static final RedisScript<List<Object>> REQUEUE_EXPIRED = load("requeue_expired", listType(), RETRY_RULE);
     static final RedisScript<Long> COMPARE_AND_PEXPIRE = load("compare_and_pexpire", Long.class);
     static final RedisScript<Long> COMPARE_AND_DEL = load("compare_and_del", Long.class);
+    static final RedisScript<Long> TOPIC_GRANT = load("topic_grant", Long.class);
+    static final RedisScript<Long> TOPIC_TAKEN = load("topic_taken", Long.class);
+    static final RedisScript<Long> TOPIC_EXTEND = load("topic_extend", Long.class);
 
     private LuaScripts() {
     }

@@ -39,7 +39,8 @@ final class EngineFixture implements AutoCloseable {
     EngineFixture(int buckets, int maxAttempts, List<Long> backoff, int maxWaitingPerTopic, MessageEvents events) {
         store = new InMemoryScheduleStore(buckets, backoff, COLD_AFTER);
         engine = new Engine(settings(maxAttempts, backoff).maxWaitingPerTopic(maxWaitingPerTopic).build(), store,
-                store, store, messageLog, new InMemoryReadySignal(), ids::incrementAndGet, clock, events);
+                store, store, messageLog, new InMemoryReadySignal(), ids::incrementAndGet, clock, new NoTopicSettings(),
+                null, events);
         engine.startManual();
     }
 

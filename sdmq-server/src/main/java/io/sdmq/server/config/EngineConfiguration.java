@@ -6,16 +6,21 @@ import io.sdmq.core.Admin;
 import io.sdmq.core.Consumer;
 import io.sdmq.core.EngineSettings;
 import io.sdmq.core.Producer;
+import io.sdmq.core.Topics;
 import io.sdmq.core.engine.Engine;
 import io.sdmq.core.mysql.MessageMapper;
 import io.sdmq.core.mysql.MySqlMessageLog;
+import io.sdmq.core.mysql.MySqlTopicStore;
 import io.sdmq.core.redis.RedisReadySignal;
 import io.sdmq.core.redis.RedisReservations;
 import io.sdmq.core.redis.RedisSchedule;
+import io.sdmq.core.redis.RedisTopicLimits;
 import io.sdmq.core.spi.MessageEvents;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.ReadySignal;
 import io.sdmq.core.spi.Reservations;
+import io.sdmq.core.spi.TopicLimits;
+import io.sdmq.core.spi.TopicStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.context.annotation.Bean;
@@ -107,8 +112,20 @@ class EngineConfiguration {
 
     @Bean(destroyMethod = "")
     Engine engine(EngineSettings settings, RedisSchedule schedule, Reservations reservations, MessageLog messageLog,
-                  ReadySignal signal, IdGenerator ids, Clock clock, MessageEvents events) {
-        return new Engine(settings, schedule, reservations, schedule, messageLog, signal, ids, clock, events);
+                  ReadySignal signal, IdGenerator ids, Clock clock, TopicStore topicStore, TopicLimits topicLimits,
+                  MessageEvents events) {
+        return new Engine(settings, schedule, reservations, schedule, messageLog, signal, ids, clock, topicStore,
+                topicLimits, events);
+    }
+
+    @Bean
+    TopicStore topicStore(DataSource dataSource) {
+        return new MySqlTopicStore(dataSource);
+    }
+
+    @Bean
+    TopicLimits topicLimits(StringRedisTemplate redis, SdmqProperties properties) {
+        return new RedisTopicLimits(redis, properties.keyPrefix());
     }
 
     @Bean
@@ -124,6 +141,11 @@ class EngineConfiguration {
     @Bean
     Admin admin(Engine engine) {
         return engine.admin();
+    }
+
+    @Bean
+    Topics topics(Engine engine) {
+        return engine.topics();
     }
 
     /** This instance's name in the transition log and in Redis leases. */

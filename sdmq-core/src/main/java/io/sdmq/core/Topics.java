@@ -1,0 +1,25 @@
+package io.sdmq.core;
+
+import java.util.List;
+
+/**
+ * Per-topic settings and pause. A change is seen by this instance at once and by every other within about a second.
+ * Every method validates its input and throws a subclass of {@link io.sdmq.common.SdmqException} naming what is wrong.
+ */
+public interface Topics {
+
+    /** Every topic that has settings or messages, by name. */
+    List<TopicView> list();
+
+    /** One topic, whether or not it has settings or messages. */
+    TopicView get(String topic);
+
+    /** Replaces a topic's settings, its pause included; answers what is stored. */
+    TopicView put(String topic, TopicSettings settings);
+
+    /** Drops a topic's settings (back to the server's defaults, not paused); its messages are untouched. */
+    boolean delete(String topic);
+
+    /** Pauses (true) or resumes (false) handing out the topic's messages; its other settings are kept. */
+    TopicView pause(String topic, boolean paused);
+}

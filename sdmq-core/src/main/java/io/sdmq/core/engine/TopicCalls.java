@@ -1,0 +1,66 @@
+package io.sdmq.core.engine;
+
+import io.sdmq.common.PushRules;
+import io.sdmq.core.TopicSettings;
+import io.sdmq.core.TopicView;
+import io.sdmq.core.Topics;
+import io.sdmq.core.spi.TopicStore;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** Topic settings and pause: MySQL keeps them, this instance's {@link TopicRules} is reloaded after each change. */
+final class TopicCalls implements Topics {
+    private final TopicStore store;
+    private final TopicRules rules;
+    private final PushRules server;
+    private final Clock clock;
+
+    TopicCalls(TopicStore store, TopicRules rules, PushRules server, Clock clock) {
+        this.store = store;
+        this.rules = rules;
+        this.server = server;
+        this.clock = clock;
+    }
+
+    @Override
+    public List<TopicView> list() {
+        Map<String, TopicSettings> settings = store.all();
+        Map<String, Map<String, Long>> counts = store.counts(null);
+        TreeSet<String> names = new TreeSet<>(settings.keySet());
+        names.addAll(counts.keySet());
+        return names.stream().map(t -> new TopicView(t, settings.get(t), counts.getOrDefault(t, Map.of()))).toList();
+    }
+
+    @Override
+    public TopicView get(String topic) {
+        PushRules.checkTopic("topic", topic);
+        return new TopicView(topic, store.all().get(topic), store.counts(topic).getOrDefault(topic, Map.of()));
+    }
+
+    @Override
+    public TopicView put(String topic, TopicSettings settings) {
+        PushRules.checkTopic("topic", topic);
+        store.put(topic, settings.check(server), clock.millis());
+        rules.reload();
+        return get(topic);
+    }
+
+    @Override
+    public boolean delete(String topic) {
+        PushRules.checkTopic("topic", topic);
+        boolean deleted = store.delete(topic);
+        rules.reload();
+        return deleted;
+    }
+
+    @Override
+    public TopicView pause(String topic, boolean paused) {
+        PushRules.checkTopic("topic", topic);
+        store.pause(topic, paused, clock.millis());
+        rules.reload();
+        return get(topic);
+    }
+}

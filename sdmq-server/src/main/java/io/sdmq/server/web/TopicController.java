@@ -1,0 +1,72 @@
+package io.sdmq.server.web;
+
+import io.sdmq.core.TopicSettings;
+import io.sdmq.core.TopicView;
+import io.sdmq.core.Topics;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.util.List;
+
+/**
+ * Admin: the topics, their settings and counts, pause and resume. A change is seen by this instance at once and by
+ * the others within about a second.
+ */
+@RestController
+class TopicController {
+    private final Topics topics;
+
+    TopicController(Topics topics) {
+        this.topics = topics;
+    }
+
+    /** Every topic that has settings or messages, with its counts by status. */
+    @GetMapping("/topics")
+    ResponseEntity<ApiResponse<List<TopicView>>> list() {
+        return ApiResponse.ok(topics.list());
+    }
+
+    @GetMapping("/topics/{topic}")
+    ResponseEntity<ApiResponse<TopicView>> get(@PathVariable String topic) {
+        return ApiResponse.ok(topics.get(topic));
+    }
+
+    /** Replaces the topic's settings; a field left out takes the server's default. */
+    @PutMapping(path = "/topics/{topic}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<ApiResponse<TopicView>> put(@PathVariable String topic, @RequestBody TopicBody body) {
+        return ApiResponse.ok(topics.put(topic, body.settings()));
+    }
+
+    /** Drops the topic's settings; its messages stay. True when it had settings. */
+    @DeleteMapping("/topics/{topic}")
+    ResponseEntity<ApiResponse<Boolean>> delete(@PathVariable String topic) {
+        return ApiResponse.ok(topics.delete(topic));
+    }
+
+    @PostMapping("/topics/{topic}/pause")
+    ResponseEntity<ApiResponse<TopicView>> pause(@PathVariable String topic) {
+        return ApiResponse.ok(topics.pause(topic, true));
+    }
+
+    @PostMapping("/topics/{topic}/resume")
+    ResponseEntity<ApiResponse<TopicView>> resume(@PathVariable String topic) {
+        return ApiResponse.ok(topics.pause(topic, false));
+    }
+
+    /** A topic's settings on the wire; every field optional. */
+    record TopicBody(Long ttr, Integer maxAttempts, List<Long> retryDelays, Integer priority, Long maxDelay,
+                     Long retention, Integer rateLimit, Integer maxInFlight, Boolean paused) {
+
+        TopicSettings settings() {
+            return new TopicSettings(ttr, maxAttempts, retryDelays, priority, maxDelay, retention, rateLimit,
+                    maxInFlight, Boolean.TRUE.equals(paused));
+        }
+    }
+}
