@@ -288,6 +288,26 @@ class ScopedTokensIT {
     }
 
     @Test
+    void a_scoped_token_lists_reads_and_changes_only_the_topics_of_its_scope() {
+        push(IN, null);
+        push(OUT, null);
+        JsonNode listed = json(server.http().send("GET", "/topics", ORDERS_VIEWER.bearer(), null)).path("data");
+        assertThat(listed.findValuesAsString("topic")).contains(IN).doesNotContain(OUT);
+        for (String path : List.of("/topics/" + OUT, "/topics/" + OUT + "/stats")) {
+            HttpResponse<String> refused = server.http().send("GET", path, ORDERS_VIEWER.bearer(), null);
+            assertThat(refused.statusCode()).as(path).isEqualTo(403);
+            assertThat(message(refused)).as(path).startsWith("topic payments: ");
+        }
+        assertThat(server.http().send("GET", "/topics/" + IN + "/stats", ORDERS_VIEWER.bearer(), null).statusCode())
+                .isEqualTo(200);
+        HttpResponse<String> pause = server.http().send("POST", "/topics/" + OUT + "/pause", ORDERS_ADMIN.bearer(),
+                null);
+        assertThat(pause.statusCode()).isEqualTo(403);
+        assertThat(json(server.http().send("GET", "/topics/" + OUT, ADMIN.bearer(), null))
+                .path("data").path("settings").isNull()).as("nothing stored for the refused pause").isTrue();
+    }
+
+    @Test
     void a_scoped_viewer_reads_a_message_of_its_topics_only() {
         long in = push(IN, null);
         long out = push(OUT, null);

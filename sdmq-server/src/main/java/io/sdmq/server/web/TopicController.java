@@ -3,6 +3,8 @@ package io.sdmq.server.web;
 import io.sdmq.core.TopicSettings;
 import io.sdmq.core.TopicView;
 import io.sdmq.core.Topics;
+import io.sdmq.server.security.TopicGuard;
+import io.sdmq.server.security.TopicScope;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -17,46 +19,54 @@ import java.util.List;
 
 /**
  * Admin: the topics, their settings and counts, pause and resume. A change is seen by this instance at once and by
- * the others within about a second.
+ * the others within about a second. A token held to some topics lists, reads and changes only those.
  */
 @RestController
 class TopicController {
     private final Topics topics;
+    private final TopicGuard guard;
 
-    TopicController(Topics topics) {
+    TopicController(Topics topics, TopicGuard guard) {
         this.topics = topics;
+        this.guard = guard;
     }
 
     /** Every topic that has settings or messages, with its counts by status. */
     @GetMapping("/topics")
     ResponseEntity<ApiResponse<List<TopicView>>> list() {
-        return ApiResponse.ok(topics.list());
+        TopicScope scope = TopicScope.current();
+        return ApiResponse.ok(topics.list().stream().filter(view -> scope.allows(view.topic())).toList());
     }
 
     @GetMapping("/topics/{topic}")
     ResponseEntity<ApiResponse<TopicView>> get(@PathVariable String topic) {
+        guard.checkTopic(topic);
         return ApiResponse.ok(topics.get(topic));
     }
 
     /** Replaces the topic's settings; a field left out takes the server's default. */
     @PutMapping(path = "/topics/{topic}", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<ApiResponse<TopicView>> put(@PathVariable String topic, @RequestBody TopicBody body) {
+        guard.checkTopic(topic);
         return ApiResponse.ok(topics.put(topic, body.settings()));
     }
 
     /** Drops the topic's settings; its messages stay. True when it had settings. */
     @DeleteMapping("/topics/{topic}")
     ResponseEntity<ApiResponse<Boolean>> delete(@PathVariable String topic) {
+        guard.checkTopic(topic);
         return ApiResponse.ok(topics.delete(topic));
     }
 
     @PostMapping("/topics/{topic}/pause")
     ResponseEntity<ApiResponse<TopicView>> pause(@PathVariable String topic) {
+        guard.checkTopic(topic);
         return ApiResponse.ok(topics.pause(topic, true));
     }
 
     @PostMapping("/topics/{topic}/resume")
     ResponseEntity<ApiResponse<TopicView>> resume(@PathVariable String topic) {
+        guard.checkTopic(topic);
         return ApiResponse.ok(topics.pause(topic, false));
     }
 
