@@ -25,6 +25,8 @@ import java.util.Map;
  * --push-linger MS --push-in-flight N --push-batch N   with --via client: the client's producer linger, batches
  *                                   in flight and batch size (default: the client's defaults)
  * --push sync|async                 W1, W5 producers wait for each push's answer (default), or push without waiting
+ * --topic-settings N                W1..W5 on sdmq: give the run's topic and N - 1 others settings first (defaults,
+ *                                   and rate and in-flight limits far above the run's), see TopicSettings
  * --peer redisson|db-scheduler --warmup N   run W1 to W5 against a peer instead (see Peers), in this JVM, after a
  *                                           W1 of N messages that is not measured; redisson uses --redis and
  *                                           --prefix, db-scheduler --jdbc (default jdbc:mariadb://127.0.0.1:3306/;

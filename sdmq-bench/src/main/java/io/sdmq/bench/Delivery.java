@@ -36,6 +36,10 @@ final class Delivery {
         result.put(rate > 0 ? "inflightCap" : "producers", rate > 0 ? options.inflight() : options.producers());
         result.put("consumers", options.consumers());
         result.put("perCall", batch);
+        if (options.topicSettings() > 0) {
+            TopicSettings.apply(options.url(), topic, options.topicSettings());
+            result.put("topicSettings", options.topicSettings());
+        }
         // what an earlier workload left in the server's MySQL queue would otherwise be written during this one
         result.put("startSettleSeconds", Workloads.round3(target.settle()));
         long callsBefore = target.serverCalls();

@@ -7,16 +7,20 @@ package io.sdmq.bench;
  * @param maxDrainMs --max-drain in ms
  * @param serverDb   the server's database, to read its status log; empty for none
  * @param pushAsync  --push async: unpaced producers of one message per call push without waiting for the answer
+ * @param url        --url, the sdmq server
+ * @param topicSettings --topic-settings N: topics given settings before a delivery run, its own among them
  */
 record WorkloadOptions(int producers, int consumers, int inflight, long idleMs, long maxDrainMs, String redisUrl,
-                       String prefix, String serverDb, String dbUser, String dbPassword, boolean pushAsync) {
+                       String prefix, String serverDb, String dbUser, String dbPassword, boolean pushAsync,
+                       String url, int topicSettings) {
 
     static WorkloadOptions of(Options options) {
         return new WorkloadOptions(options.integer("producers", 4), options.integer("consumers", 4),
                 options.integer("inflight", 256), options.integer("drain", 30) * 1_000L,
                 options.integer("max-drain", 600) * 1_000L, options.text("redis", "redis://127.0.0.1:6379"),
                 options.text("prefix", "sdmq"), options.text("server-db", ""), options.text("db-user", "root"),
-                options.text("db-password", ""), pushAsync(options.text("push", "sync")));
+                options.text("db-password", ""), pushAsync(options.text("push", "sync")),
+                options.text("url", "http://127.0.0.1:8080"), options.integer("topic-settings", 0));
     }
 
     private static boolean pushAsync(String push) {

@@ -10,6 +10,10 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,6 +89,19 @@ class BenchIT {
         assertThat(async.path("callsPerMessage").asDouble()).isPositive().isLessThan(raw);
         assertThat(steady.path("callsPerMessage").asDouble()).isPositive()
                 .isLessThan(rawW3.path("callsPerMessage").asDouble());
+    }
+
+    /** Topics with settings: the run's own (its limits far above the run) and others, set on the server first. */
+    @Test
+    void burstOnATopicWithSettings() throws Exception {
+        JsonNode w1 = sdmq("W1", "--messages", "300", "--producers", "2", "--consumers", "2", "--topic-settings", "3");
+
+        assertDeliveredOnce(w1, 300);
+        assertThat(w1.path("topicSettings").asInt()).isEqualTo(3);
+        HttpResponse<String> topics = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/topics")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(topics.body()).contains("\"rateLimit\":1000000").contains("-other-2\"");
     }
 
     @Test
