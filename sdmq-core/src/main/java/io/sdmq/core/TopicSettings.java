@@ -16,7 +16,7 @@ import java.util.List;
  * @param retryDelays backoff before each redelivery of a message pushed without retryDelays
  * @param priority    priority of a message pushed without one
  * @param maxDelay    the furthest ahead a message of the topic may be due (at most the server's)
- * @param retention   how long the topic's terminal messages are kept (stored; the server's retention purges)
+ * @param retention   how long the topic's terminal messages are kept, in place of the server's retention
  * @param rateLimit   most messages handed out per second, across all instances; more wait, none is refused
  * @param maxInFlight most messages RESERVED at once, across all instances; more wait
  * @param paused      pushes are accepted, nothing is handed out

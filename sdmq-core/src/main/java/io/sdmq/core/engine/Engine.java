@@ -114,8 +114,8 @@ public final class Engine implements AutoCloseable {
         RecoverySettings recovery = settings.recovery();
         TimedLoop reconciler = new TimedLoop("sdmq-reconciler", new ReconcileWithLog(messageLog, restorer, recovery),
                 clock, recovery.reconcileInterval().toMillis());
-        TimedLoop retention = recovery.retention().isZero() ? null
-                : new TimedLoop("sdmq-retention", new PurgeOldMessages(messageLog, recovery), clock, 60_000);
+        TimedLoop retention = new TimedLoop("sdmq-retention", new PurgeOldMessages(messageLog, recovery, topicRules),
+                clock, 60_000);
         return new Loops(reconciler, warmer, scheduler, reaper, retention);
     }
 

@@ -1,6 +1,5 @@
 package io.sdmq.core.engine;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,15 +12,10 @@ final class Loops {
     private final List<TimedLoop> watched;
     private final List<TimedLoop> all;
 
-    /** @param retention the retention loop, or null when terminal messages are kept forever */
     Loops(TimedLoop reconciler, TimedLoop warmer, TimedLoop scheduler, TimedLoop reaper, TimedLoop retention) {
         this.steps = List.of(reconciler, warmer, scheduler, reaper);
         this.watched = List.of(scheduler, reaper, warmer);
-        List<TimedLoop> loops = new ArrayList<>(steps);
-        if (retention != null) {
-            loops.add(retention);
-        }
-        this.all = List.copyOf(loops);
+        this.all = List.of(reconciler, warmer, scheduler, reaper, retention);
     }
 
     void start() {

@@ -22,6 +22,7 @@ final class TopicRules {
     private final PushRules server;
     private volatile Map<String, Rules> topics = Map.of();
     private volatile List<String> inFlightLimited = List.of();
+    private volatile Map<String, Long> retentions = Map.of();
 
     TopicRules(TopicStore store, PushRules server) {
         this.store = store;
@@ -38,6 +39,11 @@ final class TopicRules {
         return inFlightLimited;
     }
 
+    /** The topics with a retention of their own, with it in ms. */
+    Map<String, Long> retentions() {
+        return retentions;
+    }
+
     /** Reads every topic's settings again. */
     void reload() {
         Map<String, Rules> loaded = new HashMap<>();
@@ -45,5 +51,12 @@ final class TopicRules {
         topics = Map.copyOf(loaded);
         inFlightLimited = loaded.entrySet().stream().filter(e -> e.getValue().settings().maxInFlight() != null)
                 .map(Map.Entry::getKey).sorted().toList();
+        Map<String, Long> kept = new HashMap<>();
+        loaded.forEach((topic, rules) -> {
+            if (rules.settings().retention() != null) {
+                kept.put(topic, rules.settings().retention());
+            }
+        });
+        retentions = Map.copyOf(kept);
     }
 }

@@ -111,14 +111,20 @@ public interface MessageMapper {
                        @Param("changedAt") String changedAt);
 
     /**
-     * The ids of messages in the statuses whose due time and last change are both before the cutoff. Reads only the
-     * part of the (status, due_time) index due before the cutoff, and stops at the limit: sorting by update_time,
-     * which no index holds, read every terminal row of the table for each batch.
+     * The ids of messages in the statuses whose due time and last change are both before the cutoff, of one topic
+     * when {@code topic} is not null, else of every topic but those in {@code except}. Reads only the part of the
+     * (status, due_time) index due before the cutoff, and stops at the limit: sorting by update_time, which no index
+     * holds, read every terminal row of the table for each batch.
      */
     @Select({"<script>SELECT id FROM sdmq_message WHERE status IN", IN_STATUSES,
-            "AND due_time &lt; #{before} AND update_time &lt; #{before} LIMIT #{limit}</script>"})
-    List<Long> findIdsBefore(@Param("statuses") Collection<MessageStatus> statuses,
-                                  @Param("before") String before, @Param("limit") int limit);
+            "AND due_time &lt; #{before} AND update_time &lt; #{before}",
+            "<if test='topic != null'>AND topic = #{topic}</if>",
+            "<if test='topic == null and !except.isEmpty()'>AND topic NOT IN",
+            "<foreach item='t' collection='except' open='(' separator=',' close=')'>#{t}</foreach></if>",
+            "LIMIT #{limit}</script>"})
+    List<Long> findIdsBefore(@Param("statuses") Collection<MessageStatus> statuses, @Param("before") String before,
+                             @Param("topic") String topic, @Param("except") Collection<String> except,
+                             @Param("limit") int limit);
 
     /**
      * A message's status log rows in time order; of rows with the same time, those into one of the statuses come

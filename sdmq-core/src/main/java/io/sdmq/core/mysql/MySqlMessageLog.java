@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 
 import javax.sql.DataSource;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -144,9 +145,9 @@ public final class MySqlMessageLog implements MessageLog {
     }
 
     @Override
-    public int purgeTerminal(long before, int limit) {
+    public int purgeTerminal(long before, int limit, String topic, Collection<String> except) {
         return transactions.run("purge terminal messages", () -> {
-            List<Long> ids = mapper.findIdsBefore(Statuses.TERMINAL, Rows.text(before), limit);
+            List<Long> ids = mapper.findIdsBefore(Statuses.TERMINAL, Rows.text(before), topic, except, limit);
             if (ids.isEmpty()) {
                 return 0;
             }

@@ -4,6 +4,7 @@ import io.sdmq.common.Message;
 import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -69,9 +70,10 @@ public interface MessageLog {
 
     /**
      * Deletes up to {@code limit} terminal messages whose last change and due time are both before {@code before},
-     * and their status log rows; answers how many messages it deleted.
+     * and their status log rows; answers how many messages it deleted. Only messages of {@code topic} when it is not
+     * null; else of every topic but those in {@code except} (the topics with a retention of their own).
      */
-    int purgeTerminal(long before, int limit);
+    int purgeTerminal(long before, int limit, String topic, Collection<String> except);
 
     /** A message's transitions, oldest first. */
     List<Transition> history(long id);

@@ -14,12 +14,14 @@ import io.sdmq.core.RecoverySettings;
 import io.sdmq.core.RestoreCounts;
 import io.sdmq.core.RestoreOutcome;
 import io.sdmq.core.SettableClock;
+import io.sdmq.core.TopicSettings;
 import io.sdmq.core.spi.InMemoryMessageLog;
 import io.sdmq.core.spi.InMemoryReadySignal;
 import io.sdmq.core.spi.InMemoryScheduleStore;
 import io.sdmq.core.spi.MessageLog;
 import io.sdmq.core.spi.Outage;
 import io.sdmq.core.spi.SchedulePorts;
+import io.sdmq.core.spi.TopicStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.sdmq.common.MessageStatus.DELAY;
@@ -241,7 +244,7 @@ class RecoveryTest {
         long old = push(60_000);
         engine.producer().delete(old);
         long pending = push(60_000);
-        PurgeOldMessages purge = new PurgeOldMessages(mysql, RECOVERY);
+        PurgeOldMessages purge = new PurgeOldMessages(mysql, RECOVERY, topics(Map.of()));
         long retention = Duration.ofDays(7).toMillis();
 
         assertThat(purge.runOnce(T0 + retention + 1)).isEqualTo(T0 + retention + 1 + 60_000);
@@ -252,18 +255,55 @@ class RecoveryTest {
     }
 
     @Test
+    void a_topic_with_a_retention_of_its_own_is_purged_by_it_and_left_out_of_the_servers() {
+        long kept = engine.producer().push(new PushRequest("audit", null, "body", 60_000L, null, null, null, null,
+                null), OnDuplicate.IGNORE).id();
+        long brief = engine.producer().push(new PushRequest("brief", null, "body", 60_000L, null, null, null, null,
+                null), OnDuplicate.IGNORE).id();
+        long other = push(60_000);
+        List.of(kept, brief, other).forEach(engine.producer()::delete);
+        long day = Duration.ofDays(1).toMillis();
+        PurgeOldMessages purge = new PurgeOldMessages(mysql, RECOVERY, topics(Map.of(
+                "audit", new TopicSettings(null, null, null, null, null, 30 * day, null, null, false),
+                "brief", new TopicSettings(null, null, null, null, null, day, null, null, false))));
+
+        purge.runOnce(T0 + 60_000 + day + 1);
+        assertThat(mysql.find(brief)).as("a day, its own retention").isEmpty();
+        assertThat(mysql.find(other)).as("the server's seven days").isPresent();
+        purge.runOnce(T0 + 60_000 + 7 * day + 1);
+        assertThat(mysql.find(other)).isEmpty();
+        assertThat(mysql.find(kept)).as("thirty days, its own, beyond the server's seven").isPresent();
+        purge.runOnce(T0 + 60_000 + 30 * day + 1);
+        assertThat(mysql.find(kept)).isEmpty();
+    }
+
+    /** The topics' settings as an engine would have loaded them. */
+    private static TopicRules topics(Map<String, TopicSettings> settings) {
+        TopicStore store = (TopicStore) Proxy.newProxyInstance(TopicStore.class.getClassLoader(),
+                new Class<?>[] {TopicStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("all")) {
+                        return settings;
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
+        TopicRules rules = new TopicRules(store, EngineSettings.builder().build().pushRules());
+        rules.reload();
+        return rules;
+    }
+
+    @Test
     void a_backlog_larger_than_a_pass_is_purged_in_passes_that_follow_at_once() {
         for (int i = 0; i < 101; i++) {
             engine.producer().delete(push(0));
         }
         RecoverySettings oneAtATime = RecoverySettings.builder().purgeBatch(1).build();
-        PurgeOldMessages purge = new PurgeOldMessages(mysql, oneAtATime);
+        PurgeOldMessages purge = new PurgeOldMessages(mysql, oneAtATime, topics(Map.of()));
         long now = T0 + Duration.ofDays(7).toMillis() + 1;
 
         assertThat(purge.runOnce(now)).as("100 batches of one, more left").isEqualTo(now);
         assertThat(purge.runOnce(now)).as("the last one").isEqualTo(now + 60_000);
         assertThat(purge.runOnce(now)).as("nothing left").isEqualTo(now + 60_000);
-        assertThat(mysql.purgeTerminal(now, 1)).isZero();
+        assertThat(mysql.purgeTerminal(now, 1, null, Set.of())).isZero();
     }
 
     @Test

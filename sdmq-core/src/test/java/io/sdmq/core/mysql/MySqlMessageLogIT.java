@@ -22,6 +22,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.TimeZone;
 
 import static io.sdmq.common.MessageStatus.DELAY;
@@ -242,9 +243,9 @@ class MySqlMessageLogIT extends MessageLogContract {
         Message pushed = message("order", "o-pushed");
 
         whileUncommitted(dataSource, pushed,
-                () -> assertThat(shortWaits.purgeTerminal(T0 + 5_001, 500)).isEqualTo(500));
+                () -> assertThat(shortWaits.purgeTerminal(T0 + 5_001, 500, null, Set.of())).isEqualTo(500));
 
-        assertThat(shortWaits.purgeTerminal(T0 + 5_001, 500)).isEqualTo(100);
+        assertThat(shortWaits.purgeTerminal(T0 + 5_001, 500, null, Set.of())).isEqualTo(100);
         assertThat(queryOne("SELECT CONCAT(COUNT(*), ' ', SUM(status = 'WAIT_PUT')) FROM sdmq_message"))
                 .isEqualTo("201 201");
         assertThat(queryOne("SELECT COUNT(*) FROM sdmq_message_log")).isEqualTo("201");
@@ -267,7 +268,7 @@ class MySqlMessageLogIT extends MessageLogContract {
                 () -> unreachable.insertAndApply(List.of(message("order", "o-2")), List.of(delayed)),
                 () -> unreachable.replace(1L, "body", T0, delayed), () -> unreachable.findPending(0, 10),
                 () -> unreachable.findWaitPut(T0, 10), () -> unreachable.findOverdue(T0, 0, 10),
-                () -> unreachable.purgeTerminal(T0, 10), () -> unreachable.history(1L));
+                () -> unreachable.purgeTerminal(T0, 10, null, Set.of()), () -> unreachable.history(1L));
         for (ThrowingCallable call : calls) {
             assertThatThrownBy(call).isInstanceOf(UnavailableException.class)
                     .hasMessageStartingWith("MySQL is unavailable: could not ").cause().isNotNull();

@@ -6,6 +6,7 @@ import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -124,9 +125,11 @@ public final class InMemoryMessageLog implements MessageLog {
     }
 
     @Override
-    public synchronized int purgeTerminal(long before, int limit) {
+    public synchronized int purgeTerminal(long before, int limit, String topic, Collection<String> except) {
         List<Long> ids = select(r -> r.status().isTerminal() && r.updateTime() < before
-                && r.message().dueTime() < before, limit).stream().map(r -> r.message().id()).toList();
+                && r.message().dueTime() < before
+                && (topic != null ? topic.equals(r.message().topic()) : !except.contains(r.message().topic())),
+                limit).stream().map(r -> r.message().id()).toList();
         ids.forEach(rows::remove);
         log.removeIf(t -> ids.contains(t.messageId()));
         keys.values().removeIf(ids::contains);

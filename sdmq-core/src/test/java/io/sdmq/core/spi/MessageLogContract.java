@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.TimeZone;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -430,6 +431,22 @@ public abstract class MessageLogContract {
     }
 
     @Test
+    void purge_keeps_to_one_topic_or_leaves_out_the_topics_named() {
+        Message a = stored(aMessage().topic("a").bizKey("a").createdAt(T0).due(T0 + 10).build());
+        Message b = stored(aMessage().topic("b").bizKey("b").createdAt(T0).due(T0 + 10).build());
+        Message c = stored(aMessage().topic("c").bizKey("c").createdAt(T0).due(T0 + 10).build());
+        log.apply(List.of(Transition.of(a.id(), WAIT_PUT, DELETED, T0 + 20, BUCKET),
+                Transition.of(b.id(), WAIT_PUT, DELETED, T0 + 20, BUCKET),
+                Transition.of(c.id(), WAIT_PUT, DELETED, T0 + 20, BUCKET)));
+
+        assertThat(log.purgeTerminal(T0 + 50, 10, null, Set.of("a", "b"))).isEqualTo(1);
+        assertThat(log.find(c.id())).isEmpty();
+        assertThat(log.purgeTerminal(T0 + 50, 10, "b", Set.of())).isEqualTo(1);
+        assertThat(log.find(b.id())).isEmpty();
+        assertThat(log.find(a.id())).isPresent();
+    }
+
+    @Test
     void purge_deletes_terminal_messages_ended_and_due_before_the_cutoff_with_their_log_rows() {
         Message old = stored(aMessage().bizKey("old").createdAt(T0).due(T0 + 10).build());
         Message recent = stored(aMessage().bizKey("recent").createdAt(T0).due(T0 + 10).build());
@@ -439,15 +456,15 @@ public abstract class MessageLogContract {
                 Transition.of(recent.id(), WAIT_PUT, DELETED, T0 + 100, BUCKET),
                 Transition.of(cancelledEarly.id(), WAIT_PUT, DELETED, T0 + 20, BUCKET)));
 
-        assertThat(log.purgeTerminal(T0 + 50, 10)).isEqualTo(1);
+        assertThat(log.purgeTerminal(T0 + 50, 10, null, Set.of())).isEqualTo(1);
         assertThat(log.find(old.id())).isEmpty();
         assertThat(log.history(old.id())).isEmpty();
         assertThat(log.find(recent.id())).isPresent();
-        assertThat(log.purgeTerminal(T0 + 1_000, 10)).isEqualTo(1);
+        assertThat(log.purgeTerminal(T0 + 1_000, 10, null, Set.of())).isEqualTo(1);
         assertThat(log.find(cancelledEarly.id())).isPresent();
-        assertThat(log.purgeTerminal(T0 + 5_001, 10)).isEqualTo(1);
+        assertThat(log.purgeTerminal(T0 + 5_001, 10, null, Set.of())).isEqualTo(1);
         assertThat(log.history(cancelledEarly.id())).isEmpty();
-        assertThat(log.purgeTerminal(T0 + 9_000, 10)).isZero();
+        assertThat(log.purgeTerminal(T0 + 9_000, 10, null, Set.of())).isZero();
         assertThat(log.find(pending.id())).isPresent();
         assertThat(log.insert(List.of(message("order", "old")))).hasSize(1);
     }
