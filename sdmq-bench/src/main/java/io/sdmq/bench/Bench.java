@@ -17,8 +17,9 @@ import java.util.Map;
  * Drives a running sdmq server over HTTP and measures it (see BENCHMARKS.md).
  *
  * <pre>
- * --workload raw|W1|W2|W3|W4|W5|W6   what to run (raw: Redis ZADD and MariaDB INSERT limits, MariaDB commits from
- *                                   one connection and from --producers at once, Redis layout floor)
+ * --workload raw|W1|W2|W3|W4|W5|W6|W7   what to run (raw: Redis ZADD and MariaDB INSERT limits, MariaDB commits from
+ *                                   one connection and from --producers at once, Redis layout floor; W7: a bulk
+ *                                   requeue of --messages DEAD messages put in --server-db, see BulkRequeue)
  * --url http://127.0.0.1:8080       the server
  * --via http|client --linger MS     drive it over raw HTTP (default), or through the Java client (pushes gathered
  *                                   into batches, each consumer one POST /get per batch lingering MS, default 20)
@@ -192,8 +193,10 @@ public final class Bench {
                 return workloads.scale(options.integer("messages", 100_000), options.integer("preload", 1_000_000));
             case "W6":
                 return workloads.restore(options.integer("preload", 1_000_000));
+            case "W7":
+                return workloads.bulkRequeue(options.integer("messages", 1_000_000));
             default:
-                throw new IllegalArgumentException("unknown workload " + workload + "; raw, W1 .. W6");
+                throw new IllegalArgumentException("unknown workload " + workload + "; raw, W1 .. W7");
         }
     }
 }

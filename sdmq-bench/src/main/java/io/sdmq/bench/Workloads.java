@@ -142,6 +142,11 @@ final class Workloads {
         return keys.size();
     }
 
+    /** W7: an operator's bulk requeue of count DEAD messages (see {@link BulkRequeue}). */
+    Map<String, Object> bulkRequeue(int count) throws Exception {
+        return BulkRequeue.run(options.url(), options.serverDb(), options.dbUser(), options.dbPassword(), count, tag);
+    }
+
     /** Pushes count messages due tomorrow, 1 000 per call, to a topic nobody consumes. */
     private void preload(int count, Map<String, Object> result) throws Exception {
         AtomicInteger accepted = new AtomicInteger();

@@ -1,0 +1,126 @@
+package io.sdmq.bench;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * W7, an operator's bulk requeue: puts N DEAD messages of one topic straight into the server's MySQL, as their last
+ * attempt would have left them, then times {@code POST /messages/requeue} for the topic (sent again while it answers
+ * 503, which leaves what it changed changed) and counts the messages no longer DEAD. Needs --server-db.
+ */
+final class BulkRequeue {
+    private static final int ROWS_PER_INSERT = 1_000;
+    /** Above every snowflake id the server makes, so the preloads never take one of its ids. */
+    private static final long FIRST_ID = 9_000_000_000_000_000_000L;
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private BulkRequeue() {
+    }
+
+    static Map<String, Object> run(String url, String jdbcUrl, String user, String password, int messages, String tag)
+            throws SQLException, IOException, InterruptedException {
+        if (jdbcUrl.isEmpty()) {
+            throw new IllegalArgumentException("W7 needs --server-db, the server's database");
+        }
+        String topic = "bench-W7-" + tag;
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("workload", "W7");
+        result.put("messages", messages);
+        long preloadStart = System.nanoTime();
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password)) {
+            preloadDead(connection, topic, messages);
+            result.put("preloadSeconds", Workloads.round3((System.nanoTime() - preloadStart) / 1e9));
+            HttpClient http = HttpClient.newHttpClient();
+            HttpRequest requeue = HttpRequest.newBuilder(URI.create(url + "/messages/requeue"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"topic\":\"" + topic + "\"}")).build();
+            long started = System.nanoTime();
+            long changed = 0;
+            int calls = 0;
+            while (true) {
+                calls++;
+                HttpResponse<String> reply = http.send(requeue, HttpResponse.BodyHandlers.ofString());
+                if (reply.statusCode() == 503) {
+                    continue;
+                }
+                if (reply.statusCode() != 200) {
+                    throw new IOException("POST /messages/requeue answered " + reply.statusCode() + ": "
+                            + reply.body());
+                }
+                JsonNode data = JSON.readTree(reply.body()).path("data");
+                changed += data.path("changed").asLong();
+                if (data.path("changed").asLong() == 0 || changed >= messages) {
+                    break;
+                }
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            long stillDead = count(connection, topic, "DEAD");
+            result.put("requeueCalls", calls);
+            result.put("requeued", changed);
+            result.put("stillDead", stillDead);
+            result.put("requeueSeconds", Workloads.round3(seconds));
+            result.put("requeueRate", Math.round(changed / seconds));
+            result.put("valid", changed == messages && stillDead == 0);
+        }
+        return result;
+    }
+
+    /** N DEAD rows of the topic in multi-row INSERTs, committed every 10 of them. */
+    private static void preloadDead(Connection connection, String topic, int messages) throws SQLException {
+        String body = "x".repeat(Workloads.BODY_SIZE);
+        String time = "'2026-01-01 00:00:00.000'";
+        long first = FIRST_ID;
+        try (Statement max = connection.createStatement();
+             ResultSet rows = max.executeQuery("SELECT MAX(id) FROM sdmq_message WHERE id >= " + FIRST_ID)) {
+            if (rows.next() && rows.getObject(1) != null) {
+                first = rows.getLong(1) + 1;
+            }
+        }
+        connection.setAutoCommit(false);
+        try (Statement insert = connection.createStatement()) {
+            for (int from = 0; from < messages; from += ROWS_PER_INSERT) {
+                StringBuilder sql = new StringBuilder("INSERT INTO sdmq_message (id, topic, biz_key, body, priority, "
+                        + "delay_ms, ttr_ms, max_attempts, retry_delays, create_time, due_time, status, attempts, "
+                        + "update_time) VALUES ");
+                for (int i = from; i < Math.min(messages, from + ROWS_PER_INSERT); i++) {
+                    sql.append(i == from ? "" : ",").append('(').append(first + i).append(",'").append(topic)
+                            .append("',NULL,'").append(body).append("',0,0,30000,8,NULL,").append(time).append(',')
+                            .append(time).append(",'DEAD',8,").append(time).append(')');
+                }
+                insert.execute(sql.toString());
+                if ((from / ROWS_PER_INSERT) % 10 == 9) {
+                    connection.commit();
+                }
+            }
+            connection.commit();
+        } finally {
+            connection.setAutoCommit(true);
+        }
+    }
+
+    private static long count(Connection connection, String topic, String status) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT COUNT(*) FROM sdmq_message WHERE topic = ? AND status = ?")) {
+            query.setString(1, topic);
+            query.setString(2, status);
+            try (ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+}
