@@ -63,10 +63,12 @@ public final class Engine implements AutoCloseable {
         this.restorer = new RestoreFromLog(restoreTarget, messageLog, statusLog, wakeups, clock,
                 settings.recovery().restorePage());
         ScheduleCommitted scheduling = new ScheduleCommitted(schedule, locks, statusLog, wakeups, clock);
-        this.producer = new ProducerCalls(new NewMessages(settings.pushRules(), ids, clock), statusLog, scheduling,
-                schedule, messageLog, wakeups, clock);
+        ProducerCalls producerCalls = new ProducerCalls(new NewMessages(settings.pushRules(), ids, clock), statusLog,
+                scheduling, schedule, messageLog, wakeups, clock);
+        this.producer = producerCalls;
         this.consumer = new ConsumerCalls(settings, waiting, reservations, statusLog, messageLog, wakeups, clock);
-        this.admin = new AdminCalls(messageLog, statusLog, scheduling, restorer, schedule, clock);
+        this.admin = new AdminCalls(messageLog, statusLog, scheduling, restorer, schedule, clock,
+                new BulkActions(messageLog, statusLog, scheduling, producerCalls, schedule, clock));
         MoveDueMessages scheduler = new MoveDueMessages(schedule, statusLog, this::ready, locks,
                 settings.moveBatch(), dueTimes);
         RequeueExpiredReservations reaper = new RequeueExpiredReservations(reservations, statusLog, wakeups,
