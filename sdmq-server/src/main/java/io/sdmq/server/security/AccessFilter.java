@@ -31,7 +31,13 @@ import java.util.Optional;
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
-class AccessFilter extends OncePerRequestFilter {
+public class AccessFilter extends OncePerRequestFilter {
+    /**
+     * The request attribute holding the caller's name, a String: its token's name, or {@code "anonymous"} when the
+     * server has no tokens. The bulk actions write it in the status log.
+     */
+    public static final String CALLER_NAME = AccessFilter.class.getName() + ".CALLER_NAME";
+    private static final String ANONYMOUS = "anonymous";
     private static final Logger log = LoggerFactory.getLogger(AccessFilter.class);
     private static final String BEARER = "Bearer ";
 
@@ -64,6 +70,9 @@ class AccessFilter extends OncePerRequestFilter {
                 return;
             }
             caller = known.get().name();
+            request.setAttribute(CALLER_NAME, caller);
+        } else {
+            request.setAttribute(CALLER_NAME, ANONYMOUS);
         }
         if (AccessRules.isPush(path) && !pushLimit.tryAcquire(caller)) {
             // not logged: a producer over its limit would flood the log; http.server.requests counts the 429s
