@@ -39,7 +39,8 @@ class BulkActionsIT {
     private static final int MESSAGES = 100_000;
     private static final int BATCH = 1_000;
     private static final int CONSUMERS = 4;
-    private static final long HOUR = 3_600_000;
+    /** Due in ten minutes: not yet cold (beyond sdmq.scheduler.cold-after), not due during the test. */
+    private static final long LATER = 600_000;
     private static final Duration DRAIN = Duration.ofMinutes(5);
 
     private static RunningServer server;
@@ -60,7 +61,7 @@ class BulkActionsIT {
     @Test
     void run_now_makes_every_pending_message_due_and_each_is_delivered_once() throws Exception {
         String topic = topic();
-        Set<String> ids = push(topic, i -> HOUR);
+        Set<String> ids = push(topic, i -> LATER);
         try (Deliveries deliveries = consumers(topic)) {
             assertResult(action("/messages/run-now", "{\"topic\":\"" + topic + "\"}"), MESSAGES, MESSAGES);
 
@@ -101,7 +102,7 @@ class BulkActionsIT {
     void purge_deletes_every_pending_message_of_its_topic_and_leaves_the_finished_alone() throws Exception {
         String topic = topic();
         String other = topic();
-        Set<String> untouched = push(other, i -> HOUR);
+        Set<String> untouched = push(other, i -> LATER);
         assertDeletedOrFinished(topic, "/topics/" + topic + "/purge", "", "purge by anonymous");
         assertThat(statuses(other)).isEqualTo(Map.of("DELAY", (long) untouched.size()));
     }
@@ -115,7 +116,7 @@ class BulkActionsIT {
         Reply result;
         Deliveries deliveries = consumers(topic);
         try (deliveries) {
-            ids = push(topic, i -> i % 2 == 0 ? 0 : HOUR);
+            ids = push(topic, i -> i % 2 == 0 ? 0 : LATER);
             result = action(path, body);
             deliveries.stop();
             assertThat(deliveries.duplicates()).isZero();

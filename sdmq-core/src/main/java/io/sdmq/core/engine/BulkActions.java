@@ -15,6 +15,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -27,8 +30,8 @@ import static io.sdmq.common.MessageStatus.WAIT_PUT;
 
 /**
  * The operators' bulk actions: the matching messages are read from MySQL in keyset pages of {@link #PAGE}, oldest
- * first, and each page is changed with the per-message steps the engine already races safely with consumers and the
- * scheduler: a message moves only where it still is what the page read (still in the delay zset for run-now, still
+ * first, and each page is changed, one script per bucket, with the per-message steps the engine already races safely
+ * with consumers and the scheduler: a message moves only where it still is what the page read (still in the delay zset for run-now, still
  * DEAD or EXPIRED in MySQL for requeue, still in Redis for delete), so one finished meanwhile is left alone. No
  * transaction spans more than a page; a repeated action finds nothing left to change. Every change is a status log
  * row whose note names the action and the caller.
@@ -64,8 +67,23 @@ final class BulkActions {
     BulkResult runNow(BulkFilter filter, String caller) {
         long now = clock.millis();
         String note = note("run-now", caller);
-        return inPages(query(filter, RUN_NOW, now), page -> (int) page.stream()
-                .filter(row -> producer.runAt(row.message().id(), now, note)).count());
+        return inPages(query(filter, RUN_NOW, now), page -> {
+            int changed = 0;
+            for (Map.Entry<Integer, List<Long>> bucket : byBucket(page).entrySet()) {
+                List<Long> ids = bucket.getValue();
+                List<Optional<MessageStatus>> where = schedule.rescheduleAll(bucket.getKey(), ids, now);
+                for (int i = 0; i < ids.size(); i++) {
+                    if (where.get(i).isPresent() && where.get(i).get() == DELAY) {
+                        producer.recordMove(bucket.getKey(), ids.get(i), now, note);
+                        changed++;
+                    } else if (where.get(i).isEmpty() && producer.runAt(ids.get(i), now, note)) {
+                        // it was cold: runAt warmed it first
+                        changed++;
+                    }
+                }
+            }
+            return changed;
+        });
     }
 
     /** DEAD or EXPIRED messages come back due now with no attempts, as {@link AdminCalls#requeue} brings one. */
@@ -101,16 +119,29 @@ final class BulkActions {
     private BulkResult deleteAll(MessageQuery query, String note) {
         return inPages(query, page -> {
             List<Transition> deleted = new ArrayList<>(page.size());
-            for (StoredMessage row : page) {
-                long id = row.message().id();
-                int bucket = Buckets.of(id, schedule.buckets());
+            for (Map.Entry<Integer, List<Long>> bucket : byBucket(page).entrySet()) {
+                List<Long> ids = bucket.getValue();
                 long now = clock.millis();
-                schedule.delete(bucket, id, now).ifPresent(was -> deleted.add(Transition.of(id, was,
-                        MessageStatus.DELETED, now, schedule.bucketName(bucket)).withNote(note)));
+                List<Optional<MessageStatus>> was = schedule.deleteAll(bucket.getKey(), ids, now);
+                for (int i = 0; i < ids.size(); i++) {
+                    if (was.get(i).isPresent()) {
+                        deleted.add(Transition.of(ids.get(i), was.get(i).get(), MessageStatus.DELETED, now,
+                                schedule.bucketName(bucket.getKey())).withNote(note));
+                    }
+                }
             }
             statusLog.commitAll(deleted);
             return deleted.size();
         });
+    }
+
+    /** The page's ids by bucket: one script per bucket and page. */
+    private Map<Integer, List<Long>> byBucket(List<StoredMessage> page) {
+        List<Long> ids = page.stream().map(row -> row.message().id()).toList();
+        Map<Integer, List<Long>> byBucket = new TreeMap<>();
+        Buckets.positions(ids, schedule.buckets()).forEach((bucket, at) ->
+                byBucket.put(bucket, at.stream().map(ids::get).toList()));
+        return byBucket;
     }
 
     /** Runs {@code change} over the query's pages; it answers how many messages of its page it changed. */
