@@ -51,10 +51,12 @@ final class BulkActions {
     private final ScheduleCommitted scheduling;
     private final ProducerCalls producer;
     private final Schedule schedule;
+    private final Wakeups wakeups;
     private final Clock clock;
 
     BulkActions(MessageLog messageLog, StatusLog statusLog, ScheduleCommitted scheduling, ProducerCalls producer,
-                Schedule schedule, Clock clock) {
+                Schedule schedule, Wakeups wakeups, Clock clock) {
+        this.wakeups = wakeups;
         this.messageLog = messageLog;
         this.statusLog = statusLog;
         this.scheduling = scheduling;
@@ -63,27 +65,35 @@ final class BulkActions {
         this.clock = clock;
     }
 
-    /** Pending messages not yet due become due now, keeping their ids. */
+    /**
+     * Pending messages not yet due become due now, keeping their ids; each page's moves are committed before the
+     * next page is read. A cold message, which the script does not find, is warmed and moved on its own.
+     */
     BulkResult runNow(BulkFilter filter, String caller) {
         long now = clock.millis();
         String note = note("run-now", caller);
-        return inPages(query(filter, RUN_NOW, now), page -> {
+        BulkResult result = inPages(query(filter, RUN_NOW, now), page -> {
+            List<Transition> moved = new ArrayList<>(page.size());
             int changed = 0;
             for (Map.Entry<Integer, List<Long>> bucket : byBucket(page).entrySet()) {
                 List<Long> ids = bucket.getValue();
                 List<Optional<MessageStatus>> where = schedule.rescheduleAll(bucket.getKey(), ids, now);
                 for (int i = 0; i < ids.size(); i++) {
                     if (where.get(i).isPresent() && where.get(i).get() == DELAY) {
-                        producer.recordMove(bucket.getKey(), ids.get(i), now, note);
-                        changed++;
+                        moved.add(Transition.of(ids.get(i), DELAY, DELAY, clock.millis(),
+                                schedule.bucketName(bucket.getKey())).withDueTime(now).withNote(note));
                     } else if (where.get(i).isEmpty() && producer.runAt(ids.get(i), now, note)) {
-                        // it was cold: runAt warmed it first
                         changed++;
                     }
                 }
+                wakeups.scheduled(bucket.getKey(), now);
             }
-            return changed;
+            statusLog.commitAll(moved);
+            return changed + moved.size();
         });
+        // the cold ones' moves went to the background writer: in MySQL when the action answers
+        statusLog.flushBackground();
+        return result;
     }
 
     /** DEAD or EXPIRED messages come back due now with no attempts, as {@link AdminCalls#requeue} brings one. */
@@ -157,8 +167,6 @@ final class BulkActions {
             }
             page = page.after(rows.get(rows.size() - 1).message().id());
         }
-        // the background transitions of run-now are in MySQL when the action answers
-        statusLog.flushBackground();
         return new BulkResult(matched, changed);
     }
 

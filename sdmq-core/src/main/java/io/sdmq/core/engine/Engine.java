@@ -68,7 +68,7 @@ public final class Engine implements AutoCloseable {
         this.producer = producerCalls;
         this.consumer = new ConsumerCalls(settings, waiting, reservations, statusLog, messageLog, wakeups, clock);
         this.admin = new AdminCalls(messageLog, statusLog, scheduling, restorer, schedule, clock,
-                new BulkActions(messageLog, statusLog, scheduling, producerCalls, schedule, clock));
+                new BulkActions(messageLog, statusLog, scheduling, producerCalls, schedule, wakeups, clock));
         MoveDueMessages scheduler = new MoveDueMessages(schedule, statusLog, this::ready, locks,
                 settings.moveBatch(), dueTimes);
         RequeueExpiredReservations reaper = new RequeueExpiredReservations(reservations, statusLog, wakeups,

@@ -139,8 +139,7 @@ final class ProducerCalls implements Producer {
         return true;
     }
 
-    /** Logs a message's move to {@code due} made in Redis, and wakes the scheduler for it. */
-    void recordMove(int bucket, long id, long due, String note) {
+    private void recordMove(int bucket, long id, long due, String note) {
         statusLog.record(Transition.of(id, MessageStatus.DELAY, MessageStatus.DELAY, clock.millis(),
                 schedule.bucketName(bucket)).withDueTime(due).withNote(note));
         wakeups.scheduled(bucket, due);
