@@ -131,11 +131,13 @@ final class BulkActions {
             List<Transition> deleted = new ArrayList<>(page.size());
             for (Map.Entry<Integer, List<Long>> bucket : byBucket(page).entrySet()) {
                 List<Long> ids = bucket.getValue();
-                long now = clock.millis();
-                List<Optional<MessageStatus>> was = schedule.deleteAll(bucket.getKey(), ids, now);
+                List<Optional<MessageStatus>> was = schedule.deleteAll(bucket.getKey(), ids, clock.millis());
+                // timed after the script: a pop just before it may have logged a later time than one read before it,
+                // and the status log's guard keeps a row's latest change
+                long at = clock.millis();
                 for (int i = 0; i < ids.size(); i++) {
                     if (was.get(i).isPresent()) {
-                        deleted.add(Transition.of(ids.get(i), was.get(i).get(), MessageStatus.DELETED, now,
+                        deleted.add(Transition.of(ids.get(i), was.get(i).get(), MessageStatus.DELETED, at,
                                 schedule.bucketName(bucket.getKey())).withNote(note));
                     }
                 }
