@@ -23,6 +23,25 @@ public interface Admin {
      */
     List<StoredMessage> messagesByKey(String bizKey);
 
+    /** A page of the messages matching a search, newest first; the page's {@code nextCursor} asks for the next. */
+    MessagePage search(MessageSearch search);
+
+    /**
+     * Pending messages matching the filter that are not yet due become due now, keeping their ids. {@code caller}
+     * names who asked, in the status log's note of every change, as every bulk action's does. A bulk action works in
+     * bounded pages, changes a message only where it still is what its page read, and can be repeated safely.
+     */
+    BulkResult runNow(BulkFilter filter, String caller);
+
+    /** DEAD or EXPIRED messages matching the filter come back, due now, with their attempts counted afresh. */
+    BulkResult requeue(BulkFilter filter, String caller);
+
+    /** Pending or reserved messages matching the filter are deleted. */
+    BulkResult delete(BulkFilter filter, String caller);
+
+    /** Every pending message of the topic is deleted. */
+    BulkResult purge(String topic, String caller);
+
     /**
      * The topic of each id MySQL knows, in one query by primary key; an unknown id is left out. A message's topic never
      * changes, so an answer stays true for as long as its message exists.

@@ -308,6 +308,26 @@ class ScopedTokensIT {
     }
 
     @Test
+    void a_scoped_token_searches_and_acts_in_bulk_only_on_a_topic_of_its_scope_that_it_names() {
+        long out = push(OUT, null);
+        assertThat(server.http().send("GET", "/messages?topic=" + IN, ORDERS_VIEWER.bearer(), null).statusCode())
+                .isEqualTo(200);
+        for (String path : List.of("/messages", "/messages?topic=" + OUT)) {
+            assertThat(server.http().send("GET", path, ORDERS_VIEWER.bearer(), null).statusCode()).as(path)
+                    .isEqualTo(403);
+        }
+        HttpResponse<String> unnamed = server.http().send("POST", "/messages/delete", ORDERS_ADMIN.bearer(),
+                "{\"all\":true}");
+        assertThat(unnamed.statusCode()).isEqualTo(403);
+        assertThat(message(unnamed)).startsWith("a delete without a topic acts on every topic");
+        assertThat(server.http().send("POST", "/messages/delete", ORDERS_ADMIN.bearer(),
+                "{\"topic\":\"" + OUT + "\"}").statusCode()).isEqualTo(403);
+        assertThat(server.http().send("POST", "/topics/" + OUT + "/purge", ORDERS_ADMIN.bearer(), null).statusCode())
+                .isEqualTo(403);
+        assertThat(status(out)).as("nothing deleted").isEqualTo("DELAY");
+    }
+
+    @Test
     void a_scoped_viewer_reads_a_message_of_its_topics_only() {
         long in = push(IN, null);
         long out = push(OUT, null);

@@ -9,6 +9,10 @@ import io.sdmq.common.MessageStatus;
 import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
 import io.sdmq.core.Admin;
+import io.sdmq.core.BulkFilter;
+import io.sdmq.core.BulkResult;
+import io.sdmq.core.MessagePage;
+import io.sdmq.core.MessageSearch;
 import io.sdmq.core.MessageView;
 import io.sdmq.core.RestoreCounts;
 import io.sdmq.core.RestoreOutcome;
@@ -20,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** Looking a message up, bringing a dead or expired one back, and restores from MySQL. */
+/** Looking messages up, bringing a dead or expired one back, the bulk actions, and restores from MySQL. */
 final class AdminCalls implements Admin {
     private final MessageLog messageLog;
     private final StatusLog statusLog;
@@ -28,9 +32,13 @@ final class AdminCalls implements Admin {
     private final RestoreFromLog restorer;
     private final BucketSet buckets;
     private final Clock clock;
+    private final BulkActions bulk;
+    private final SearchMessages searches;
 
     AdminCalls(MessageLog messageLog, StatusLog statusLog, ScheduleCommitted scheduling, RestoreFromLog restorer,
-               BucketSet buckets, Clock clock) {
+               BucketSet buckets, Clock clock, BulkActions bulk) {
+        this.bulk = bulk;
+        this.searches = new SearchMessages(messageLog);
         this.messageLog = messageLog;
         this.buckets = buckets;
         this.statusLog = statusLog;
@@ -77,6 +85,31 @@ final class AdminCalls implements Admin {
         }
         Message message = stored.message().withAttempts(0).withDueTime(now);
         scheduling.schedule(List.of(message));
+    }
+
+    @Override
+    public MessagePage search(MessageSearch search) {
+        return searches.search(search);
+    }
+
+    @Override
+    public BulkResult runNow(BulkFilter filter, String caller) {
+        return bulk.runNow(filter, caller);
+    }
+
+    @Override
+    public BulkResult requeue(BulkFilter filter, String caller) {
+        return bulk.requeue(filter, caller);
+    }
+
+    @Override
+    public BulkResult delete(BulkFilter filter, String caller) {
+        return bulk.delete(filter, caller);
+    }
+
+    @Override
+    public BulkResult purge(String topic, String caller) {
+        return bulk.purge(topic, caller);
     }
 
     @Override

@@ -87,11 +87,13 @@ public final class Engine implements AutoCloseable {
         this.restorer = new RestoreFromLog(restoreTarget, messageLog, statusLog, wakeups, clock,
                 settings.recovery().restorePage());
         ScheduleCommitted scheduling = new ScheduleCommitted(schedule, locks, statusLog, wakeups, clock);
-        this.producer = new ProducerCalls(new NewMessages(settings.pushRules(), topicRules, ids, clock), statusLog,
-                scheduling, schedule, messageLog, wakeups, events, clock);
+        ProducerCalls producerCalls = new ProducerCalls(new NewMessages(settings.pushRules(), topicRules, ids, clock),
+                statusLog, scheduling, schedule, messageLog, wakeups, events, clock);
+        this.producer = producerCalls;
         this.consumer = new ConsumerCalls(settings, waiting, reservations, statusLog, messageLog, wakeups, events, gate,
                 clock);
-        this.admin = new AdminCalls(messageLog, statusLog, scheduling, restorer, schedule, clock);
+        this.admin = new AdminCalls(messageLog, statusLog, scheduling, restorer, schedule, clock,
+                new BulkActions(messageLog, statusLog, scheduling, producerCalls, schedule, wakeups, clock));
         MoveDueMessages scheduler = new MoveDueMessages(schedule, statusLog, this::ready, locks,
                 settings.moveBatch(), dueTimes);
         RequeueExpiredReservations reaper = new RequeueExpiredReservations(reservations, statusLog, wakeups,

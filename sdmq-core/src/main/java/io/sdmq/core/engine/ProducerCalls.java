@@ -125,10 +125,28 @@ final class ProducerCalls implements Producer {
         if (where.isEmpty() || where.get() != MessageStatus.DELAY) {
             throw new MessageStateException(id, statusOf(id, where, "reschedule"), "reschedule");
         }
-        statusLog.record(Transition.of(id, MessageStatus.DELAY, MessageStatus.DELAY, clock.millis(),
-                schedule.bucketName(bucket)).withDueTime(due).withNote("rescheduled"));
-        wakeups.scheduled(bucket, due);
+        recordMove(bucket, id, due, "rescheduled");
         return due;
+    }
+
+    /**
+     * Moves a message that is still in its bucket's delay zset to {@code due}, noted as {@code note}; false, changing
+     * nothing, when it is past DELAY or gone (a bulk run-now's step).
+     */
+    boolean runAt(long id, long due, String note) {
+        int bucket = Buckets.of(id, schedule.buckets());
+        Optional<MessageStatus> where = reschedule(bucket, id, due, null);
+        if (where.isEmpty() || where.get() != MessageStatus.DELAY) {
+            return false;
+        }
+        recordMove(bucket, id, due, note);
+        return true;
+    }
+
+    private void recordMove(int bucket, long id, long due, String note) {
+        statusLog.record(Transition.of(id, MessageStatus.DELAY, MessageStatus.DELAY, clock.millis(),
+                schedule.bucketName(bucket)).withDueTime(due).withNote(note));
+        wakeups.scheduled(bucket, due);
     }
 
     /**

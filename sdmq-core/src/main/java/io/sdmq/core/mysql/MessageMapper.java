@@ -88,6 +88,38 @@ public interface MessageMapper {
                                    @Param("dueBefore") String dueBefore, @Param("afterId") long afterId,
                                    @Param("limit") int limit);
 
+    /**
+     * A page of a search or a bulk action, keyset by id: {@code newestFirst} below {@code beyondId} by id descending,
+     * else above it ascending. The indexes of V3 (topic, id), (status, id) and (biz_key) serve it; a filter on times
+     * is tested on the rows read in id order.
+     */
+    @ResultMap("messageRow")
+    @Select({"<script>", SELECT_MESSAGE, "FROM sdmq_message WHERE",
+            "<choose><when test='newestFirst'>id &lt; #{beyondId}</when><otherwise>id > #{beyondId}</otherwise></choose>",
+            "<if test='topic != null'>AND topic = #{topic}</if>",
+            "<if test='!statuses.isEmpty()'>AND status IN", IN_STATUSES, "</if>",
+            "<if test='bizKey != null'>AND biz_key = #{bizKey}</if>",
+            "<if test='!ids.isEmpty()'>AND id IN",
+            "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach></if>",
+            "<if test='createdFrom != null'>AND create_time >= #{createdFrom}</if>",
+            "<if test='createdTo != null'>AND create_time &lt; #{createdTo}</if>",
+            "<if test='dueAfter != null'>AND due_time > #{dueAfter}</if>",
+            "<if test='dueBefore != null'>AND due_time &lt; #{dueBefore}</if>",
+            "ORDER BY id <if test='newestFirst'>DESC</if> LIMIT #{limit}", "</script>"})
+    List<MessageRow> search(@Param("topic") String topic, @Param("statuses") Collection<MessageStatus> statuses,
+                            @Param("bizKey") String bizKey, @Param("ids") Collection<Long> ids,
+                            @Param("createdFrom") String createdFrom, @Param("createdTo") String createdTo,
+                            @Param("dueAfter") String dueAfter, @Param("dueBefore") String dueBefore,
+                            @Param("newestFirst") boolean newestFirst, @Param("beyondId") long beyondId,
+                            @Param("limit") int limit);
+
+    /** Of those ids, the messages still in the status, locked until the transaction ends, in id order. */
+    @Options(flushCache = Options.FlushCachePolicy.TRUE)
+    @Select({"<script>SELECT id FROM sdmq_message FORCE INDEX (PRIMARY) WHERE id IN",
+            "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach>",
+            "AND status = #{status} ORDER BY id FOR UPDATE</script>"})
+    List<Long> lockIdsInStatus(@Param("ids") Collection<Long> ids, @Param("status") MessageStatus status);
+
     @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey}")
     Long findIdByKey(@Param("topic") String topic, @Param("bizKey") String bizKey);
 

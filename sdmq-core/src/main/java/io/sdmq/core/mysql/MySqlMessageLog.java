@@ -5,6 +5,7 @@ import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
 import io.sdmq.common.UnavailableException;
 import io.sdmq.core.spi.MessageLog;
+import io.sdmq.core.spi.MessageQuery;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -12,8 +13,13 @@ import org.springframework.dao.DataAccessException;
 import javax.sql.DataSource;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
@@ -156,6 +162,42 @@ public final class MySqlMessageLog implements MessageLog {
             transactions.execute(LiteralSql.deleteStatusLogRows(ids) + ";COMMIT");
             return purged;
         });
+    }
+
+    @Override
+    public List<StoredMessage> search(MessageQuery q, int limit) {
+        return transactions.run("search messages", () -> stored(mapper.search(q.topic(), q.statuses(), q.bizKey(),
+                q.ids(), text(q.createdFrom()), text(q.createdTo()), text(q.dueAfter()), text(q.dueBefore()),
+                q.newestFirst(), q.beyondId(), limit)));
+    }
+
+    private static String text(Long epochMs) {
+        return epochMs == null ? null : Rows.text(epochMs);
+    }
+
+    /**
+     * Locks the messages of the transitions that are still in their {@code from} status (in id order, per status),
+     * then applies the transitions of those as {@link #apply} does; the others write nothing.
+     */
+    @Override
+    public List<Long> applyWhereStill(List<Transition> transitions) {
+        if (transitions.isEmpty()) {
+            return List.of();
+        }
+        return transactions.run("apply " + transitions.size() + " transitions where their messages still are",
+                () -> {
+                    Set<Long> still = new HashSet<>();
+                    transitions.stream().collect(Collectors.groupingBy(Transition::from, TreeMap::new,
+                                    Collectors.mapping(Transition::messageId, Collectors.toCollection(TreeSet::new))))
+                            .forEach((status, ids) -> StatusChanges.chunks(List.copyOf(ids))
+                                    .forEach(chunk -> still.addAll(mapper.lockIdsInStatus(chunk, status))));
+                    List<Transition> moving = transitions.stream()
+                            .filter(t -> still.contains(t.messageId())).toList();
+                    if (!moving.isEmpty()) {
+                        transactions.execute(transitionsSql(moving));
+                    }
+                    return moving.stream().map(Transition::messageId).toList();
+                });
     }
 
     private static List<StoredMessage> stored(List<MessageRow> rows) {

@@ -20,10 +20,10 @@ final class LuaScripts {
     static final RedisScript<List<Object>> MOVE_DUE = load("move_due", listType());
     static final RedisScript<List<Object>> POP = load("pop", listType());
     static final RedisScript<List<Object>> FINISH = load("finish", listType());
-    static final RedisScript<String> DELETE = load("delete", String.class);
+    static final RedisScript<List<Object>> DELETE = load("delete", listType());
     static final RedisScript<List<Object>> NACK = load("nack", listType(), RETRY_RULE);
     static final RedisScript<String> TOUCH = load("touch", String.class);
-    static final RedisScript<String> RESCHEDULE = load("reschedule", String.class);
+    static final RedisScript<List<Object>> RESCHEDULE = load("reschedule", listType());
     static final RedisScript<List<Object>> WARM = load("warm", listType());
     static final RedisScript<List<Object>> RESTORE = load("restore", listType());
     static final RedisScript<List<Object>> REQUEUE_EXPIRED = load("requeue_expired", listType(), RETRY_RULE);

@@ -95,18 +95,42 @@ public final class RedisSchedule extends RedisBuckets implements Schedule, Resto
 
     @Override
     public Optional<MessageStatus> delete(int bucket, long id, long now) {
+        return deleteAll(bucket, List.of(id), now).get(0);
+    }
+
+    @Override
+    public List<Optional<MessageStatus>> deleteAll(int bucket, List<Long> ids, long now) {
         BucketKeys keys = keys(bucket);
-        String status = run(LuaScripts.DELETE, List.of(keys.meta(), keys.delay(), keys.reserved(),
-                keys.gone(), keys.cold()), Long.toString(id), Long.toString(now), Long.toString(GONE_MS));
-        return status == null || status.isEmpty() ? Optional.empty() : Optional.of(MessageStatus.valueOf(status));
+        List<String> args = new ArrayList<>(ids.size() + 2);
+        args.add(Long.toString(now));
+        args.add(Long.toString(GONE_MS));
+        ids.forEach(id -> args.add(Long.toString(id)));
+        return statuses("delete", run(LuaScripts.DELETE, List.of(keys.meta(), keys.delay(), keys.reserved(),
+                keys.gone(), keys.cold()), args.toArray()), ids.size());
     }
 
     @Override
     public Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body) {
         BucketKeys keys = keys(bucket);
-        String status = run(LuaScripts.RESCHEDULE, List.of(keys.meta(), keys.delay(), keys.reserved()),
-                Long.toString(id), Long.toString(dueTime), body == null ? "0" : "1", body == null ? "" : body);
-        return status == null || status.isEmpty() ? Optional.empty() : Optional.of(MessageStatus.valueOf(status));
+        return statuses("reschedule", run(LuaScripts.RESCHEDULE, List.of(keys.meta(), keys.delay(), keys.reserved()),
+                Long.toString(dueTime), body == null ? "0" : "1", body == null ? "" : body, Long.toString(id)), 1)
+                .get(0);
+    }
+
+    @Override
+    public List<Optional<MessageStatus>> rescheduleAll(int bucket, List<Long> ids, long dueTime) {
+        BucketKeys keys = keys(bucket);
+        List<String> args = new ArrayList<>(ids.size() + 3);
+        args.addAll(List.of(Long.toString(dueTime), "0", ""));
+        ids.forEach(id -> args.add(Long.toString(id)));
+        return statuses("reschedule", run(LuaScripts.RESCHEDULE, List.of(keys.meta(), keys.delay(), keys.reserved()),
+                args.toArray()), ids.size());
+    }
+
+    /** A script's status per id: a status's name, or '' for none. */
+    private static List<Optional<MessageStatus>> statuses(String script, List<Object> reply, int ids) {
+        return onePerInput(script, reply, ids).stream().map(String::valueOf).map(name -> name.isEmpty()
+                ? Optional.<MessageStatus>empty() : Optional.of(MessageStatus.valueOf(name))).toList();
     }
 
     @Override

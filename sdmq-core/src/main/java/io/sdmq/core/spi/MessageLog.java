@@ -75,6 +75,17 @@ public interface MessageLog {
      */
     int purgeTerminal(long before, int limit, String topic, Collection<String> except);
 
+    /** Up to {@code limit} messages matching the query, in its order: the pages of a search and of a bulk action. */
+    List<StoredMessage> search(MessageQuery query, int limit);
+
+    /**
+     * Applies, as {@link #apply} does, those transitions whose message is still in the transition's {@code from}
+     * status, and logs only them, in one transaction; the others (a message that moved meanwhile) change nothing.
+     *
+     * @return the ids of the messages moved, in the transitions' order
+     */
+    List<Long> applyWhereStill(List<Transition> transitions);
+
     /** A message's transitions, oldest first. */
     List<Transition> history(long id);
 }

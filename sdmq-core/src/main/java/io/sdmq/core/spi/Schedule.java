@@ -46,6 +46,16 @@ public interface Schedule extends BucketSet {
      */
     Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body);
 
+    /** {@link #delete} of several messages of the bucket in one step; per id in order, the status it had or empty. */
+    default List<Optional<MessageStatus>> deleteAll(int bucket, List<Long> ids, long now) {
+        return ids.stream().map(id -> delete(bucket, id, now)).toList();
+    }
+
+    /** {@link #reschedule} of several messages of the bucket in one step, their bodies kept; per id in order. */
+    default List<Optional<MessageStatus>> rescheduleAll(int bucket, List<Long> ids, long dueTime) {
+        return ids.stream().map(id -> reschedule(bucket, id, dueTime, null)).toList();
+    }
+
     /**
      * @param moved     what moved, in score order
      * @param nextScore the earliest score left in the bucket, or {@link #NONE}

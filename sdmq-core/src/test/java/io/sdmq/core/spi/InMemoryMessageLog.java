@@ -136,6 +136,21 @@ public final class InMemoryMessageLog implements MessageLog {
         return ids.size();
     }
 
+    @Override
+    public synchronized List<StoredMessage> search(MessageQuery query, int limit) {
+        Comparator<StoredMessage> byId = Comparator.comparingLong(r -> r.message().id());
+        return rows.values().stream().filter(query::matches)
+                .sorted(query.newestFirst() ? byId.reversed() : byId).limit(limit).toList();
+    }
+
+    @Override
+    public synchronized List<Long> applyWhereStill(List<Transition> transitions) {
+        List<Transition> moving = transitions.stream().filter(t -> rows.containsKey(t.messageId())
+                && rows.get(t.messageId()).status() == t.from()).toList();
+        apply(moving);
+        return moving.stream().map(Transition::messageId).toList();
+    }
+
     private List<StoredMessage> select(Predicate<StoredMessage> filter, int limit) {
         return rows.values().stream().filter(filter)
                 .sorted(Comparator.comparingLong(r -> r.message().id())).limit(limit).toList();

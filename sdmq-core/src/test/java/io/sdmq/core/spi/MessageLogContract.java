@@ -1,6 +1,7 @@
 package io.sdmq.core.spi;
 
 import io.sdmq.common.Message;
+import io.sdmq.common.MessageStatus;
 import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
 import org.junit.jupiter.api.BeforeEach;
@@ -467,6 +468,63 @@ public abstract class MessageLogContract {
         assertThat(log.purgeTerminal(T0 + 9_000, 10, null, Set.of())).isZero();
         assertThat(log.find(pending.id())).isPresent();
         assertThat(log.insert(List.of(message("order", "old")))).hasSize(1);
+    }
+
+    @Test
+    void search_answers_matching_messages_newest_first_in_keyset_pages() {
+        Message a = stored(aMessage().topic("order").bizKey("k-1").createdAt(T0).due(T0 + 100).build());
+        Message b = stored(aMessage().topic("order").createdAt(T0 + 10).due(T0 + 200).build());
+        Message c = stored(aMessage().topic("mail").bizKey("k-1").createdAt(T0 + 20).due(T0 + 300).build());
+        Message d = stored(aMessage().topic("order").createdAt(T0 + 30).due(T0 + 400).build());
+        log.apply(List.of(Transition.of(d.id(), WAIT_PUT, DELETED, T0 + 40, BUCKET)));
+        MessageQuery order = query("order", Set.of(), null, List.of(), null, null, null, true);
+
+        assertThat(ids(log.search(order, 2))).containsExactly(d.id(), b.id());
+        assertThat(ids(log.search(order.after(b.id()), 2))).containsExactly(a.id());
+        assertThat(ids(log.search(order.after(a.id()), 2))).isEmpty();
+        assertThat(ids(log.search(query("order", Set.of(WAIT_PUT), null, List.of(), null, null, null, true), 9)))
+                .containsExactly(b.id(), a.id());
+        assertThat(ids(log.search(query(null, Set.of(), "k-1", List.of(), null, null, null, true), 9)))
+                .containsExactly(c.id(), a.id());
+        assertThat(ids(log.search(query(null, Set.of(), null, List.of(a.id(), d.id()), null, null, null, true), 9)))
+                .containsExactly(d.id(), a.id());
+        assertThat(ids(log.search(query(null, Set.of(), null, List.of(), T0 + 10, T0 + 30, null, true), 9)))
+                .containsExactly(c.id(), b.id());
+        assertThat(ids(log.search(query(null, Set.of(), null, List.of(), null, null, T0 + 300, false), 9)))
+                .containsExactly(a.id(), b.id());
+        assertThat(ids(log.search(new MessageQuery(null, Set.of(), null, List.of(), null, null, T0 + 200, null, false,
+                MessageQuery.START), 9))).containsExactly(c.id(), d.id());
+    }
+
+    @Test
+    void apply_where_still_moves_and_logs_only_the_messages_still_in_their_from_status() {
+        Message dead = stored(message("order", null));
+        Message requeued = stored(message("order", null));
+        for (Message m : List.of(dead, requeued)) {
+            log.apply(List.of(Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 1, BUCKET),
+                    Transition.of(m.id(), DELAY, READY, T0 + 1, BUCKET),
+                    Transition.of(m.id(), READY, RESERVED, T0 + 1, BUCKET).withAttempts(3),
+                    Transition.of(m.id(), RESERVED, DEAD, T0 + 1, BUCKET)));
+        }
+        log.apply(List.of(Transition.of(requeued.id(), DEAD, WAIT_PUT, T0 + 2, BUCKET)));
+
+        List<Long> moved = log.applyWhereStill(Stream.of(dead, requeued).map(m -> Transition.of(m.id(), DEAD,
+                WAIT_PUT, T0 + 3, BUCKET).withAttempts(0).withDueTime(T0 + 3).withNote("requeue by ops")).toList());
+
+        assertThat(moved).containsExactly(dead.id());
+        StoredMessage row = log.find(dead.id()).orElseThrow();
+        assertThat(List.of(row.status(), row.message().attempts(), row.message().dueTime(), row.updateTime()))
+                .containsExactly(WAIT_PUT, 0, T0 + 3, T0 + 3);
+        assertThat(log.history(dead.id())).last().extracting(Transition::note).isEqualTo("requeue by ops");
+        assertThat(log.history(requeued.id())).extracting(Transition::note).doesNotContain("requeue by ops");
+        assertThat(log.find(requeued.id()).orElseThrow().updateTime()).isEqualTo(T0 + 2);
+        assertThat(log.applyWhereStill(List.of())).isEmpty();
+    }
+
+    private static MessageQuery query(String topic, Set<MessageStatus> statuses, String bizKey, List<Long> ids,
+                                      Long createdFrom, Long createdTo, Long dueBefore, boolean newestFirst) {
+        return new MessageQuery(topic, statuses, bizKey, ids, createdFrom, createdTo, null, dueBefore, newestFirst,
+                MessageQuery.START);
     }
 
     @Test

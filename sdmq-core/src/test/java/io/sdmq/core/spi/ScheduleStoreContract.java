@@ -309,6 +309,26 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
+    void delete_all_and_reschedule_all_answer_per_id_in_one_step() {
+        Message delayed = aMessage().due(NOW + 1_000).build();
+        Message later = aMessage().due(NOW + 2_000).priority(3).build();
+        Message ready = aMessage().due(NOW).build();
+        Message reserved = aMessage().due(NOW).topic("mail").build();
+        List.of(delayed, later, ready, reserved).forEach(m -> push(B, m));
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "mail", 1, NOW);
+
+        assertThat(schedule.rescheduleAll(B, List.of(later.id(), ready.id(), 999L, reserved.id()), NOW + 500))
+                .containsExactly(Optional.of(MessageStatus.DELAY), Optional.of(MessageStatus.READY), Optional.empty(),
+                        Optional.of(MessageStatus.RESERVED));
+        assertThat(schedule.moveDue(B, NOW + 503, 10).moved()).extracting(Moved::id).containsExactly(later.id());
+        assertThat(schedule.deleteAll(B, List.of(delayed.id(), 999L, ready.id(), reserved.id(), delayed.id()), NOW))
+                .containsExactly(Optional.of(MessageStatus.DELAY), Optional.empty(), Optional.of(MessageStatus.READY),
+                        Optional.of(MessageStatus.RESERVED), Optional.empty());
+        assertThat(schedule.moveDue(B, NOW + 600_000, 10).moved()).isEmpty();
+    }
+
+    @Test
     void deleted_messages_are_neither_moved_nor_requeued() {
         Message delayed = aMessage().due(NOW + 1_000).build();
         Message reserved = aMessage().due(NOW).ttr(1_000).build();
