@@ -104,6 +104,17 @@ class BenchIT {
         assertThat(topics.body()).contains("\"rateLimit\":1000000").contains("-other-2\"");
     }
 
+    /** W7: DEAD messages put in the server's MySQL, every one brought back by one bulk requeue. */
+    @Test
+    void bulkRequeueOfDeadMessages() throws Exception {
+        JsonNode w7 = sdmq("W7", "--messages", "2500");
+
+        assertThat(w7.path("requeued").asLong()).isEqualTo(2500);
+        assertThat(w7.path("stillDead").asLong()).isZero();
+        assertThat(w7.path("requeueRate").asLong()).isPositive();
+        assertThat(w7.path("valid").asBoolean()).isTrue();
+    }
+
     @Test
     void batchPushes() throws Exception {
         JsonNode w2 = sdmq("W2", "--messages", "2000", "--producers", "2", "--consumers", "2");
