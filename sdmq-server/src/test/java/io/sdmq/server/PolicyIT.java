@@ -230,7 +230,7 @@ class PolicyIT {
     }
 
     private static int count(String sql, String topic) throws Exception {
-        try (Connection c = db.dataSource().getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+        try (Connection c = db.connection(); PreparedStatement s = c.prepareStatement(sql)) {
             s.setString(1, topic);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();

@@ -165,7 +165,7 @@ class RecoveryIT {
 
     private List<String> statuses(Set<String> ids) throws Exception {
         List<String> statuses = new ArrayList<>();
-        try (Connection c = db.dataSource().getConnection();
+        try (Connection c = db.connection();
              PreparedStatement s = c.prepareStatement("SELECT status FROM sdmq_message WHERE id = ?")) {
             for (String id : ids) {
                 s.setLong(1, Long.parseLong(id));

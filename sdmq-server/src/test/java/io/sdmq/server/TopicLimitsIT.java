@@ -165,7 +165,7 @@ class TopicLimitsIT {
                 + "JOIN sdmq_message m ON m.id = l.message_id WHERE m.topic = ? AND l.from_status = 'READY' "
                 + "AND l.to_status = 'RESERVED' GROUP BY 1";
         Map<String, Long> perSecond = new TreeMap<>();
-        try (Connection c = db.dataSource().getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+        try (Connection c = db.connection(); PreparedStatement s = c.prepareStatement(sql)) {
             s.setString(1, topic);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {

@@ -169,6 +169,9 @@ class TopicSettingsIT {
         JsonNode popped = a.get("/get/" + topic + "?timeout=5000").data().get(0);
         assertThat(popped.get("id").asString()).isEqualTo(id);
         assertThat(a.postForm("/finish?jobId=" + id).status()).isEqualTo(200);
+        // the moves to READY and RESERVED reach the status log in the background, after the finish's commit
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.get("/job/" + id).data().get("history")
+                .findValuesAsString("to").containsAll(List.of("READY", "RESERVED", "FINISHED")));
         int historyBefore = a.get("/job/" + id).data().get("history").size();
 
         Reply again = a.post("/push", body.replace("first", "second"));
@@ -249,7 +252,7 @@ class TopicSettingsIT {
     }
 
     private static String retryDelays(String id) {
-        try (Connection c = db.dataSource().getConnection();
+        try (Connection c = db.connection();
              PreparedStatement s = c.prepareStatement("SELECT retry_delays FROM sdmq_message WHERE id = ?")) {
             s.setLong(1, Long.parseLong(id));
             try (ResultSet rs = s.executeQuery()) {
@@ -262,7 +265,7 @@ class TopicSettingsIT {
     }
 
     private static long rows(String sql) {
-        try (Connection c = db.dataSource().getConnection(); PreparedStatement s = c.prepareStatement(sql);
+        try (Connection c = db.connection(); PreparedStatement s = c.prepareStatement(sql);
              ResultSet rs = s.executeQuery()) {
             rs.next();
             return rs.getLong(1);

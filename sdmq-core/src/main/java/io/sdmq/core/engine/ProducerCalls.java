@@ -97,8 +97,10 @@ final class ProducerCalls implements Producer {
     @Override
     public void delete(long id) {
         int bucket = Buckets.of(id, schedule.buckets());
+        Optional<MessageStatus> was = schedule.delete(bucket, id, clock.millis());
+        // timed after the script: a pop just before it may have logged a later time than one read before it, and the
+        // status log keeps the latest change
         long now = clock.millis();
-        Optional<MessageStatus> was = schedule.delete(bucket, id, now);
         if (was.isPresent()) {
             statusLog.commit(Transition.of(id, was.get(), MessageStatus.DELETED, now, schedule.bucketName(bucket)));
             return;
