@@ -109,6 +109,8 @@ class OperatorSearchIT {
         for (int i = 0; i < 3; i++) {
             push(topic + i, 1_000, "e" + i + "-");
         }
+        // the moves to DELAY reach MySQL in the background; the plan of "status = 'DELAY'" is for the rows once there
+        await().atMost(Duration.ofSeconds(30)).until(() -> delayedRows(topic) == 3_000);
         for (String where : List.of("topic = '" + topic + "1'", "status = 'DELAY'", "biz_key = 'e1-5'",
                 "topic = '" + topic + "1' AND status = 'DELAY'")) {
             List<String> plan = explain("SELECT id FROM sdmq_message WHERE id < 9223372036854775807 AND " + where
@@ -266,6 +268,15 @@ class OperatorSearchIT {
     }
 
     /** The access type, key and extra of the first table of the plan. */
+    private static long delayedRows(String topicPrefix) throws SQLException {
+        try (Connection connection = db.getConnection(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM sdmq_message WHERE status = 'DELAY' AND "
+                     + "topic LIKE '" + topicPrefix + "%'")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
     private static List<String> explain(String sql) throws SQLException {
         try (Connection connection = db.getConnection(); Statement statement = connection.createStatement()) {
             statement.execute("ANALYZE TABLE sdmq_message");

@@ -324,7 +324,7 @@ class ScopedTokensIT {
                 "{\"topic\":\"" + OUT + "\"}").statusCode()).isEqualTo(403);
         assertThat(server.http().send("POST", "/topics/" + OUT + "/purge", ORDERS_ADMIN.bearer(), null).statusCode())
                 .isEqualTo(403);
-        assertThat(status(out)).as("nothing deleted").isEqualTo("DELAY");
+        assertThat(status(out)).as("nothing deleted").isIn("WAIT_PUT", "DELAY");
     }
 
     @Test
