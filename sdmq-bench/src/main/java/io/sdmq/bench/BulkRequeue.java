@@ -20,7 +20,8 @@ import java.util.Map;
 /**
  * W7, an operator's bulk requeue: puts N DEAD messages of one topic straight into the server's MySQL, as their last
  * attempt would have left them, then times {@code POST /messages/requeue} for the topic (sent again while it answers
- * 503, which leaves what it changed changed) and counts the messages no longer DEAD. Needs --server-db.
+ * 503, which leaves what it changed changed) and counts the messages no longer DEAD; then purges the topic, so
+ * that nothing it requeued is left for a later workload. Needs --server-db.
  */
 final class BulkRequeue {
     private static final int ROWS_PER_INSERT = 1_000;
@@ -49,34 +50,50 @@ final class BulkRequeue {
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"topic\":\"" + topic + "\"}")).build();
             long started = System.nanoTime();
-            long changed = 0;
-            int calls = 0;
-            while (true) {
-                calls++;
-                HttpResponse<String> reply = http.send(requeue, HttpResponse.BodyHandlers.ofString());
-                if (reply.statusCode() == 503) {
-                    continue;
-                }
-                if (reply.statusCode() != 200) {
-                    throw new IOException("POST /messages/requeue answered " + reply.statusCode() + ": "
-                            + reply.body());
-                }
-                JsonNode data = JSON.readTree(reply.body()).path("data");
-                changed += data.path("changed").asLong();
-                if (data.path("changed").asLong() == 0 || changed >= messages) {
-                    break;
-                }
-            }
+            Sent sent = untilDone(http, requeue, messages);
+            long changed = sent.changed();
             double seconds = (System.nanoTime() - started) / 1e9;
             long stillDead = count(connection, topic, "DEAD");
-            result.put("requeueCalls", calls);
+            result.put("requeueCalls", sent.calls());
             result.put("requeued", changed);
             result.put("stillDead", stillDead);
             result.put("requeueSeconds", Workloads.round3(seconds));
             result.put("requeueRate", Math.round(changed / seconds));
             result.put("valid", changed == messages && stillDead == 0);
+            // the requeued messages are due now: deleted, so that they are not left for a later workload's restore
+            HttpRequest purge = HttpRequest.newBuilder(URI.create(url + "/topics/" + topic + "/purge"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build();
+            result.put("purged", untilDone(http, purge, messages).changed());
         }
         return result;
+    }
+
+    /**
+     * Sends a bulk call until it changes nothing more or has changed {@code messages} in all, again while it answers
+     * 503 (what it changed stays changed).
+     */
+    private static Sent untilDone(HttpClient http, HttpRequest call, int messages)
+            throws IOException, InterruptedException {
+        long changed = 0;
+        for (int calls = 1; ; calls++) {
+            HttpResponse<String> reply = http.send(call, HttpResponse.BodyHandlers.ofString());
+            if (reply.statusCode() == 503) {
+                continue;
+            }
+            if (reply.statusCode() != 200) {
+                throw new IOException(call.method() + " " + call.uri().getPath() + " answered "
+                        + reply.statusCode() + ": " + reply.body());
+            }
+            long now = JSON.readTree(reply.body()).path("data").path("changed").asLong();
+            changed += now;
+            if (now == 0 || changed >= messages) {
+                return new Sent(changed, calls);
+            }
+        }
+    }
+
+    /** What the calls of one bulk action changed, and how many calls it took. */
+    private record Sent(long changed, int calls) {
     }
 
     /** N DEAD rows of the topic in multi-row INSERTs, committed every 10 of them. */

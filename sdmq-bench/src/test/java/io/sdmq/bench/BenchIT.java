@@ -113,6 +113,7 @@ class BenchIT {
         assertThat(w7.path("stillDead").asLong()).isZero();
         assertThat(w7.path("requeueRate").asLong()).isPositive();
         assertThat(w7.path("valid").asBoolean()).isTrue();
+        assertThat(w7.path("purged").asLong()).as("left nothing pending for the other workloads").isEqualTo(2500);
     }
 
     @Test
