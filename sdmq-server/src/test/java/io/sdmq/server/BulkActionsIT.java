@@ -133,7 +133,10 @@ class BulkActionsIT {
             assertThat(statuses.get("DELETED")).isEqualTo(counts.get("changed").asLong());
         });
         assertThat(idsIn(topic, "FINISHED")).isEqualTo(deliveries.finishedAt().keySet());
-        assertThat(idsIn(topic, "DELETED")).hasSizeGreaterThanOrEqualTo(MESSAGES / 2).isSubsetOf(ids);
+        Set<String> deleted = idsIn(topic, "DELETED");
+        assertThat(deleted).hasSizeGreaterThanOrEqualTo(MESSAGES / 2);
+        // not isSubsetOf, which compares each with each: 100 000 × 100 000
+        assertThat(deleted.stream().filter(id -> !ids.contains(id)).toList()).as("deleted, never pushed").isEmpty();
         assertThat(notes(topic, note)).isEqualTo(counts.get("changed").asLong());
         assertResult(action(path, body), 0, 0);
     }
@@ -141,7 +144,7 @@ class BulkActionsIT {
     private static Deliveries consumers(String topic) {
         Deliveries deliveries = new Deliveries();
         for (int i = 0; i < CONSUMERS; i++) {
-            deliveries.consume(server, topic);
+            deliveries.consumeInBatches(server, topic);
         }
         return deliveries;
     }

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -92,6 +93,52 @@ final class Deliveries implements AutoCloseable {
                 }
             }
         }));
+    }
+
+    /**
+     * Starts a consumer of {@code topic} on {@code server} in one call per batch ({@code POST /get/{topic}}): each call
+     * finishes the batch the previous one got, as the Java client's consumers do; on {@link #stop()} it finishes its
+     * last batch with {@code POST /finish}. A call answered other than 200 ends it, {@link #stop()} says so.
+     */
+    void consumeInBatches(RunningServer server, String topic) {
+        HttpApi api = server.http();
+        consumers.add(threads.submit(() -> {
+            List<String> toFinish = List.of();
+            while (!stopped.get()) {
+                long polledAt = System.currentTimeMillis();
+                Reply reply = api.post("/get/" + topic + "?timeout=500&count=100", jsonArray(toFinish));
+                assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                long now = System.currentTimeMillis();
+                finished(reply.data().get("finished"), now);
+                List<String> got = new ArrayList<>();
+                for (JsonNode m : reply.data().get("messages")) {
+                    record(m, polledAt, now);
+                    got.add(m.get("id").asString());
+                }
+                toFinish = got;
+            }
+            if (!toFinish.isEmpty()) {
+                Reply reply = api.post("/finish", jsonArray(toFinish));
+                assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                finished(reply.data(), System.currentTimeMillis());
+            }
+            return null;
+        }));
+    }
+
+    /** Records the per-id outcomes of a batch finish answered at {@code now}. */
+    private void finished(JsonNode results, long now) {
+        for (JsonNode result : results) {
+            if (result.get("code").asInt() == 200) {
+                finishedAt.merge(result.get("id").asString(), now, Math::min);
+            } else {
+                failedFinishes.incrementAndGet();
+            }
+        }
+    }
+
+    private static String jsonArray(List<String> ids) {
+        return ids.stream().map(id -> '"' + id + '"').collect(Collectors.joining(",", "[", "]"));
     }
 
     /** A 200 reply; null when a tolerant consumer's poll failed or answered otherwise. */
@@ -221,6 +268,7 @@ final class Deliveries implements AutoCloseable {
         for (Future<Integer> finish : finishes) {
             assertThat(finish.get()).isEqualTo(200);
         }
+        assertThat(failedFinishes.get()).as("finishes answered other than 200").isZero();
     }
 
     /** Information for the reader of the test log; timing is measured in benchmarks, never asserted in tests. */
