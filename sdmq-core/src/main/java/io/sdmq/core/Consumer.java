@@ -50,6 +50,19 @@ public interface Consumer {
      */
     void nackAsDead(long id);
 
+    /**
+     * Gives a reserved message back as {@link #nack} (dead false) or {@link #nackAsDead} (dead true) do, with
+     * {@code note} in its status log row when it is not null: why, e.g. what a sink's receiver answered.
+     */
+    void nack(long id, Long delay, boolean dead, String note);
+
+    /**
+     * Holds reservations until {@code deadline} (epoch ms) at least, never shortening one: a sink about to send them
+     * holds them for as long as the send may take, so that none is handed out again while it is under way. Per id in
+     * order, true when it is reserved.
+     */
+    List<Boolean> holdUntil(List<Long> ids, long deadline);
+
     /** Extends a reservation by the message's time-to-run; answers the new deadline. */
     long touch(long id);
 }

@@ -6,7 +6,9 @@ import io.sdmq.common.PushRules;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One topic's settings; a null field falls back to the server's default. Times are in ms, as on a push.
@@ -20,20 +22,26 @@ import java.util.List;
  * @param rateLimit   most messages handed out per second, across all instances; more wait, none is refused
  * @param maxInFlight most messages RESERVED at once, across all instances; more wait
  * @param paused      pushes are accepted, nothing is handed out
+ * @param delivery    where due messages go when not to consumers that poll: a JSON object with a {@code type}
+ *                    ({@code webhook}, {@code rabbitmq}, {@code kafka}) and that type's fields, checked and read by
+ *                    the server; null when consumers poll
  */
 public record TopicSettings(Long ttr, Integer maxAttempts, List<Long> retryDelays, Integer priority, Long maxDelay,
-                            Long retention, Integer rateLimit, Integer maxInFlight, boolean paused) {
+                            Long retention, Integer rateLimit, Integer maxInFlight, boolean paused,
+                            Map<String, Object> delivery) {
     /** The largest rateLimit and maxInFlight. */
     public static final int MAX_LIMIT = 1_000_000;
     /** The longest retention: ten years. */
     public static final long MAX_RETENTION_MS = 3_650L * 86_400_000;
 
     /** No setting: what a topic without a row has. */
-    public static final TopicSettings NONE = new TopicSettings(null, null, null, null, null, null, null, null, false);
+    public static final TopicSettings NONE = new TopicSettings(null, null, null, null, null, null, null, null, false,
+            null);
 
     public TopicSettings {
         // a null delay is kept for check() to name
         retryDelays = retryDelays == null ? null : Collections.unmodifiableList(new ArrayList<>(retryDelays));
+        delivery = delivery == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(delivery));
     }
 
     /**
@@ -59,6 +67,9 @@ public record TopicSettings(Long ttr, Integer maxAttempts, List<Long> retryDelay
         }
         checkLimit("rateLimit", rateLimit);
         checkLimit("maxInFlight", maxInFlight);
+        if (delivery != null && !(delivery.get("type") instanceof String)) {
+            throw new InvalidRequestException("delivery.type", "must be a string");
+        }
         return this;
     }
 
@@ -71,7 +82,13 @@ public record TopicSettings(Long ttr, Integer maxAttempts, List<Long> retryDelay
     /** The same settings, paused or not. */
     public TopicSettings withPaused(boolean value) {
         return new TopicSettings(ttr, maxAttempts, retryDelays, priority, maxDelay, retention, rateLimit, maxInFlight,
-                value);
+                value, delivery);
+    }
+
+    /** The same settings with another delivery (null: consumers poll). */
+    public TopicSettings withDelivery(Map<String, Object> value) {
+        return new TopicSettings(ttr, maxAttempts, retryDelays, priority, maxDelay, retention, rateLimit, maxInFlight,
+                paused, value);
     }
 
     /** True when pops must ask Redis first: the topic has a rate limit or an in-flight limit. */

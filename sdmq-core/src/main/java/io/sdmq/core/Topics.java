@@ -1,6 +1,7 @@
 package io.sdmq.core;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Per-topic settings and pause. A change is seen by this instance at once and by every other within about a second.
@@ -19,6 +20,12 @@ public interface Topics {
 
     /** Drops a topic's settings (back to the server's defaults, not paused); its messages are untouched. */
     boolean delete(String topic);
+
+    /**
+     * This instance's copy of the settings of every topic that has any, read from memory: reloaded every second and
+     * at once after a change made here.
+     */
+    Map<String, TopicSettings> current();
 
     /** Pauses (true) or resumes (false) handing out the topic's messages; its other settings are kept. */
     TopicView pause(String topic, boolean paused);

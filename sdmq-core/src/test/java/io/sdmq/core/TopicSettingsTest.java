@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,7 +18,7 @@ class TopicSettingsTest {
 
     @Test
     void a_topic_defaults_fill_only_what_the_push_left_out() {
-        TopicSettings s = new TopicSettings(5_000L, 3, List.of(100L, 200L), 7, 60_000L, null, null, null, false);
+        TopicSettings s = new TopicSettings(5_000L, 3, List.of(100L, 200L), 7, 60_000L, null, null, null, false, null);
         PushRules rules = s.check(SERVER).pushRules(SERVER);
 
         Message defaulted = rules.toMessage(s.fill(request(null, null, null, null)), 1, 0);
@@ -44,16 +45,22 @@ class TopicSettingsTest {
 
     @Test
     void each_bad_field_is_named_with_its_rule() {
-        assertBad(new TopicSettings(999L, null, null, null, null, null, null, null, false), "ttr: must be in 1000..");
-        assertBad(new TopicSettings(null, 101, null, null, null, null, null, null, false), "maxAttempts: must be in");
-        assertBad(new TopicSettings(null, null, Arrays.asList(1L, null), null, null, null, null, null, false),
+        assertBad(new TopicSettings(999L, null, null, null, null, null, null, null, false, null),
+                "ttr: must be in 1000..");
+        assertBad(new TopicSettings(null, 101, null, null, null, null, null, null, false, null),
+                "maxAttempts: must be in");
+        assertBad(new TopicSettings(null, null, Arrays.asList(1L, null), null, null, null, null, null, false, null),
                 "retryDelays: each delay");
-        assertBad(new TopicSettings(null, null, null, 1000, null, null, null, null, false), "priority: must be in");
-        assertBad(new TopicSettings(null, null, null, null, SERVER.maxDelayMs() + 1, null, null, null, false),
+        assertBad(new TopicSettings(null, null, null, 1000, null, null, null, null, false, null),
+                "priority: must be in");
+        assertBad(new TopicSettings(null, null, null, null, SERVER.maxDelayMs() + 1, null, null, null, false, null),
                 "maxDelay: must be in 0.." + SERVER.maxDelayMs());
-        assertBad(new TopicSettings(null, null, null, null, null, 1L, null, null, false), "retention: must be in");
-        assertBad(new TopicSettings(null, null, null, null, null, null, 0, null, false), "rateLimit: must be in");
-        assertBad(new TopicSettings(null, null, null, null, null, null, null, 0, false), "maxInFlight: must be in");
+        assertBad(new TopicSettings(null, null, null, null, null, 1L, null, null, false, null),
+                "retention: must be in");
+        assertBad(new TopicSettings(null, null, null, null, null, null, 0, null, false, null), "rateLimit: must be in");
+        assertBad(new TopicSettings(null, null, null, null, null, null, null, 0, false, null),
+                "maxInFlight: must be in");
+        assertBad(TopicSettings.NONE.withDelivery(Map.of("url", "http://x")), "delivery.type: must be a string");
     }
 
     private static void assertBad(TopicSettings settings, String message) {

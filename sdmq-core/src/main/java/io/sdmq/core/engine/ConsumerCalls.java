@@ -30,6 +30,8 @@ import java.util.concurrent.CompletableFuture;
 /** Pop, finish, nack and touch: Redis decides (is it reserved?), MySQL records. */
 final class ConsumerCalls implements Consumer {
     private static final Logger log = LoggerFactory.getLogger(ConsumerCalls.class);
+    /** The status log's note column holds 255 characters. */
+    private static final int MAX_NOTE = 255;
     private static final String NOT_RESERVED = "is not reserved (not popped yet, or its time-to-run expired)";
 
     private final EngineSettings settings;
@@ -163,19 +165,21 @@ final class ConsumerCalls implements Consumer {
 
     @Override
     public void nack(long id, Long delay) {
-        long maxDelay = settings.pushRules().maxDelayMs();
-        if (delay != null && (delay < 0 || delay > maxDelay)) {
-            throw new InvalidRequestException("delay", "must be in 0.." + maxDelay + " ms");
-        }
-        nack(id, delay, false);
+        nack(id, delay, false, null);
     }
 
     @Override
     public void nackAsDead(long id) {
-        nack(id, null, true);
+        nack(id, null, true, null);
     }
 
-    private void nack(long id, Long delay, boolean dead) {
+    @Override
+    public void nack(long id, Long delay, boolean dead, String note) {
+        long maxDelay = settings.pushRules().maxDelayMs();
+        if (delay != null && (delay < 0 || delay > maxDelay)) {
+            throw new InvalidRequestException("delay", "must be in 0.." + maxDelay + " ms");
+        }
+        String said = note == null || note.length() <= MAX_NOTE ? note : note.substring(0, MAX_NOTE);
         int bucket = Buckets.of(id, reservations.buckets());
         long now = clock.millis();
         Nacked nacked = reservations.nack(bucket, id, now, delay, dead).orElseThrow(() -> whyNotReserved(id, "nack"));
@@ -192,11 +196,34 @@ final class ConsumerCalls implements Consumer {
                 : MessageStatus.DELAY, now, reservations.bucketName(bucket)).withAttempts(m.attempts());
         if (nacked.dead()) {
             events.dead(m.topic());
-            statusLog.commit(base.withNote(dead ? "nack as dead: the consumer gave up" : "nack, attempts exhausted"));
+            statusLog.commit(base.withNote(said != null ? said
+                    : dead ? "nack as dead: the consumer gave up" : "nack, attempts exhausted"));
             return;
         }
-        statusLog.record(base.withDueTime(m.dueTime()).withNote("nack"));
+        statusLog.record(base.withDueTime(m.dueTime()).withNote(said != null ? said : "nack"));
         wakeups.scheduled(bucket, m.score());
+    }
+
+    @Override
+    public List<Boolean> holdUntil(List<Long> ids, long deadline) {
+        Boolean[] held = new Boolean[ids.size()];
+        for (Map.Entry<Integer, List<Integer>> bucket : Buckets.positions(ids, reservations.buckets()).entrySet()) {
+            List<Integer> indexes = bucket.getValue();
+            List<Boolean> done = reservations.hold(bucket.getKey(), indexes.stream().map(ids::get).toList(), deadline);
+            for (int j = 0; j < indexes.size(); j++) {
+                held[indexes.get(j)] = done.get(j);
+            }
+        }
+        for (int i = 0; i < ids.size(); i++) {
+            if (held[i]) {
+                try {
+                    gate.touched(ids.get(i), deadline);
+                } catch (RuntimeException e) {
+                    log.warn("could not extend message {} in its topic's limits ({})", ids.get(i), e.toString());
+                }
+            }
+        }
+        return List.of(held);
     }
 
     @Override

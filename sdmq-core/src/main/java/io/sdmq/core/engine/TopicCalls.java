@@ -57,6 +57,11 @@ final class TopicCalls implements Topics {
     }
 
     @Override
+    public Map<String, TopicSettings> current() {
+        return rules.settings();
+    }
+
+    @Override
     public TopicView pause(String topic, boolean paused) {
         PushRules.checkTopic("topic", topic);
         store.pause(topic, paused, clock.millis());

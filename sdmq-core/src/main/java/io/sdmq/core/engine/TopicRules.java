@@ -23,6 +23,7 @@ final class TopicRules {
     private volatile Map<String, Rules> topics = Map.of();
     private volatile List<String> inFlightLimited = List.of();
     private volatile Map<String, Long> retentions = Map.of();
+    private volatile Map<String, TopicSettings> settings = Map.of();
 
     TopicRules(TopicStore store, PushRules server) {
         this.store = store;
@@ -32,6 +33,11 @@ final class TopicRules {
     /** The rules of a topic, or null when it has no settings. */
     Rules of(String topic) {
         return topic == null ? null : topics.get(topic);
+    }
+
+    /** Every topic's settings. */
+    Map<String, TopicSettings> settings() {
+        return settings;
     }
 
     /** The topics that have an in-flight limit. */
@@ -46,9 +52,11 @@ final class TopicRules {
 
     /** Reads every topic's settings again. */
     void reload() {
+        Map<String, TopicSettings> all = Map.copyOf(store.all());
         Map<String, Rules> loaded = new HashMap<>();
-        store.all().forEach((topic, s) -> loaded.put(topic, new Rules(s, s.pushRules(server))));
+        all.forEach((topic, s) -> loaded.put(topic, new Rules(s, s.pushRules(server))));
         topics = Map.copyOf(loaded);
+        settings = all;
         inFlightLimited = loaded.entrySet().stream().filter(e -> e.getValue().settings().maxInFlight() != null)
                 .map(Map.Entry::getKey).sorted().toList();
         Map<String, Long> kept = new HashMap<>();

@@ -4,6 +4,8 @@ import io.sdmq.common.UnavailableException;
 import io.sdmq.core.TopicSettings;
 import io.sdmq.core.spi.TopicStore;
 
+import tools.jackson.databind.json.JsonMapper;
+
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,7 +30,8 @@ import java.util.stream.Collectors;
  */
 public final class MySqlTopicStore implements TopicStore {
     private static final String COLUMNS = "topic, ttr_ms, max_attempts, retry_delays, priority, max_delay_ms, "
-            + "retention_ms, rate_limit, max_in_flight, paused, update_time";
+            + "retention_ms, rate_limit, max_in_flight, paused, update_time, delivery";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final DataSource dataSource;
 
@@ -49,17 +52,17 @@ public final class MySqlTopicStore implements TopicStore {
 
     @Override
     public void put(String topic, TopicSettings s, long now) {
-        String sql = "INSERT INTO sdmq_topic (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        String sql = "INSERT INTO sdmq_topic (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 + "ON DUPLICATE KEY UPDATE ttr_ms = VALUES(ttr_ms), max_attempts = VALUES(max_attempts), "
                 + "retry_delays = VALUES(retry_delays), priority = VALUES(priority), "
                 + "max_delay_ms = VALUES(max_delay_ms), retention_ms = VALUES(retention_ms), "
                 + "rate_limit = VALUES(rate_limit), max_in_flight = VALUES(max_in_flight), paused = VALUES(paused), "
-                + "update_time = VALUES(update_time)";
+                + "update_time = VALUES(update_time), delivery = VALUES(delivery)";
         String delays = s.retryDelays() == null ? null
                 : s.retryDelays().stream().map(String::valueOf).collect(Collectors.joining(","));
         update(sql, Arrays.asList(topic, s.ttr(), s.maxAttempts(), delays, s.priority(), s.maxDelay(), s.retention(),
-                s.rateLimit(), s.maxInFlight(), s.paused(),
-                utc(now)));
+                s.rateLimit(), s.maxInFlight(), s.paused(), utc(now),
+                s.delivery() == null ? null : JSON.writeValueAsString(s.delivery())));
     }
 
     @Override
@@ -96,7 +99,13 @@ public final class MySqlTopicStore implements TopicStore {
         return new TopicSettings(rs.getObject(2, Long.class), rs.getObject(3, Integer.class),
                 delays == null ? null : Arrays.stream(delays.split(",")).map(Long::valueOf).toList(),
                 rs.getObject(5, Integer.class), rs.getObject(6, Long.class), rs.getObject(7, Long.class),
-                rs.getObject(8, Integer.class), rs.getObject(9, Integer.class), rs.getBoolean(10));
+                rs.getObject(8, Integer.class), rs.getObject(9, Integer.class), rs.getBoolean(10),
+                delivery(rs.getString(12)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> delivery(String json) {
+        return json == null ? null : JSON.readValue(json, Map.class);
     }
 
     private interface Reader<T> {

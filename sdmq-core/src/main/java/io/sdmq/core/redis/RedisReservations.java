@@ -92,6 +92,17 @@ public final class RedisReservations extends RedisBuckets implements Reservation
     }
 
     @Override
+    public List<Boolean> hold(int bucket, List<Long> ids, long deadline) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        List<String> args = new ArrayList<>(ids.size() + 1);
+        args.add(Long.toString(deadline));
+        ids.forEach(id -> args.add(Long.toString(id)));
+        return flags("hold", run(LuaScripts.HOLD, List.of(keys(bucket).reserved()), args.toArray()), ids.size());
+    }
+
+    @Override
     public RequeueResult requeueExpired(int bucket, long now, int limit) {
         BucketKeys keys = keys(bucket);
         List<Object> reply = run(LuaScripts.REQUEUE_EXPIRED, List.of(keys.meta(), keys.delay(),

@@ -36,6 +36,12 @@ public interface Reservations extends BucketSet {
     OptionalLong touch(int bucket, long id, long now);
 
     /**
+     * Holds reservations of one bucket until {@code deadline} at least, never shortening one; per id in order, true
+     * when it is reserved.
+     */
+    List<Boolean> hold(int bucket, List<Long> ids, long deadline);
+
+    /**
      * Reservations whose deadline is &lt;= now: back to the delay set after their retry policy's backoff, or out as
      * dead when their attempts are exhausted.
      */

@@ -264,8 +264,8 @@ class RecoveryTest {
         List.of(kept, brief, other).forEach(engine.producer()::delete);
         long day = Duration.ofDays(1).toMillis();
         PurgeOldMessages purge = new PurgeOldMessages(mysql, RECOVERY, topics(Map.of(
-                "audit", new TopicSettings(null, null, null, null, null, 30 * day, null, null, false),
-                "brief", new TopicSettings(null, null, null, null, null, day, null, null, false))));
+                "audit", new TopicSettings(null, null, null, null, null, 30 * day, null, null, false, null),
+                "brief", new TopicSettings(null, null, null, null, null, day, null, null, false, null))));
 
         purge.runOnce(T0 + 60_000 + day + 1);
         assertThat(mysql.find(brief)).as("a day, its own retention").isEmpty();

@@ -297,6 +297,21 @@ public final class InMemoryScheduleStore implements SchedulePorts {
     }
 
     @Override
+    public synchronized List<Boolean> hold(int bucket, List<Long> ids, long deadline) {
+        Bucket b = buckets[bucket];
+        List<Boolean> held = new ArrayList<>(ids.size());
+        for (long id : ids) {
+            Entry entry = b.reservedById.get(id);
+            if (entry != null && entry.time() < deadline) {
+                b.remove(b.reserved, b.reservedById, id);
+                b.add(b.reserved, b.reservedById, id, deadline);
+            }
+            held.add(entry != null);
+        }
+        return held;
+    }
+
+    @Override
     public synchronized Optional<MessageStatus> reschedule(int bucket, long id, long dueTime, String body) {
         Bucket b = buckets[bucket];
         Message m = b.meta.get(id);

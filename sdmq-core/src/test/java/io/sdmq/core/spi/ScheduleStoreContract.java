@@ -710,6 +710,26 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
+    void hold_extends_reservations_to_a_deadline_and_never_shortens_one() {
+        Message early = aMessage().due(NOW).ttr(1_000).build();
+        Message late = aMessage().due(NOW).ttr(60_000).build();
+        Message pending = aMessage().due(NOW + 10_000).build();
+        for (Message m : List.of(early, late, pending)) {
+            push(B, m);
+        }
+        schedule.moveDue(B, NOW, 10);
+        reservations.pop(B, "order", 10, NOW);
+
+        assertThat(reservations.hold(B, List.of(early.id(), late.id(), pending.id()), NOW + 30_000))
+                .containsExactly(true, true, false);
+        assertThat(reservations.requeueExpired(B, NOW + 29_999, 10).requeued()).isEmpty();
+        assertThat(reservations.requeueExpired(B, NOW + 30_000, 10).requeued()).extracting(Requeued::id)
+                .containsExactly(early.id());
+        assertThat(reservations.requeueExpired(B, NOW + 60_000, 10).requeued()).extracting(Requeued::id)
+                .containsExactly(late.id());
+    }
+
+    @Test
     void reschedule_moves_only_a_pending_message_and_can_replace_its_body() {
         Message pending = aMessage().due(NOW + 10_000).priority(2).build();
         Message ready = aMessage().due(NOW).build();

@@ -7,6 +7,7 @@ import io.sdmq.core.EngineSettings;
 import io.sdmq.core.Producer;
 import io.sdmq.core.Producer.OnDuplicate;
 import io.sdmq.core.Producer.PushResult;
+import io.sdmq.server.delivery.Dispatchers;
 import io.sdmq.server.security.TopicGuard;
 import io.sdmq.server.web.ParkedReply;
 import jakarta.servlet.http.HttpServletRequest;
@@ -38,9 +39,11 @@ class OuqiangController {
     private final EngineSettings settings;
     private final JsonMapper json;
     private final TopicGuard guard;
+    private final Dispatchers dispatchers;
 
     OuqiangController(Producer producer, Consumer consumer, ClientIds clientIds, EngineSettings settings,
-                      JsonMapper json, TopicGuard guard) {
+                      JsonMapper json, TopicGuard guard, Dispatchers dispatchers) {
+        this.dispatchers = dispatchers;
         this.producer = producer;
         this.consumer = consumer;
         this.clientIds = clientIds;
@@ -72,6 +75,7 @@ class OuqiangController {
             throw new InvalidRequestException("topic", "must name one topic: sdmq waits on one topic a pop");
         }
         guard.checkTopic(topic);
+        dispatchers.checkPolled(topic);
         Duration wait = settings.maxWait().compareTo(OUQIANG_POP_WAIT) < 0 ? settings.maxWait() : OUQIANG_POP_WAIT;
         return ParkedReply.of(consumer.pop(topic, 1, wait, Duration.ZERO), wait.toMillis(),
                 OuqiangController::popped);

@@ -4,6 +4,7 @@ import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.Message;
 import io.sdmq.core.Consumer;
 import io.sdmq.core.Consumer.FinishedAndPopped;
+import io.sdmq.server.delivery.Dispatchers;
 import io.sdmq.server.security.TopicGuard;
 import io.sdmq.server.web.FinishIds.FinishResult;
 import org.springframework.http.ResponseEntity;
@@ -26,8 +27,10 @@ class ConsumerController {
     private final Consumer queue;
     private final ApiExceptionHandler errors;
     private final TopicGuard guard;
+    private final Dispatchers dispatchers;
 
-    ConsumerController(Consumer queue, ApiExceptionHandler errors, TopicGuard guard) {
+    ConsumerController(Consumer queue, ApiExceptionHandler errors, TopicGuard guard, Dispatchers dispatchers) {
+        this.dispatchers = dispatchers;
         this.queue = queue;
         this.errors = errors;
         this.guard = guard;
@@ -43,6 +46,7 @@ class ConsumerController {
                @RequestParam(defaultValue = "1") int count,
                @RequestParam(defaultValue = "0") long linger) {
         guard.checkTopic(topic);
+        dispatchers.checkPolled(topic);
         return ParkedReply.of(queue.pop(topic, count, Duration.ofMillis(timeout), Duration.ofMillis(linger)), timeout,
                 ConsumerController::delivered);
     }
@@ -59,6 +63,7 @@ class ConsumerController {
                         @RequestParam(defaultValue = "0") long linger,
                         @RequestBody(required = false) List<String> finish) {
         guard.checkTopic(topic);
+        dispatchers.checkPolled(topic);
         FinishIds ids = FinishIds.of(finish == null ? List.of() : finish, 0, errors);
         guard.checkIds(ids.valid());
         FinishedAndPopped done = queue.finishAndPop(ids.valid(), topic, count, Duration.ofMillis(timeout),
