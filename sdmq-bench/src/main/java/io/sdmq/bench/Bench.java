@@ -17,9 +17,14 @@ import java.util.Map;
  * Drives a running sdmq server over HTTP and measures it (see BENCHMARKS.md).
  *
  * <pre>
- * --workload raw|W1|W2|W3|W4|W5|W6|W7   what to run (raw: Redis ZADD and MariaDB INSERT limits, MariaDB commits from
+ * --workload raw|W1|..|W8           what to run (raw: Redis ZADD and MariaDB INSERT limits, MariaDB commits from
  *                                   one connection and from --producers at once, Redis layout floor; W7: a bulk
- *                                   requeue of --messages DEAD messages put in --server-db, see BulkRequeue)
+ *                                   requeue of --messages DEAD messages put in --server-db, see BulkRequeue; W8:
+ *                                   push delivery of --messages due over --spread S (10) after --lead S; with no
+ *                                   --sink, to consumers that poll)
+ * --sink webhook|rabbitmq           W8: the receiver in this process the topic delivers to (a webhook needs the
+ *                                   server's sdmq.delivery.webhook.allowed-hosts=127.0.0.1)
+ * --rabbitmq amqp://guest:guest@127.0.0.1:5672   the broker of --sink rabbitmq (the server's own)
  * --url http://127.0.0.1:8080       the server
  * --via http|client --linger MS     drive it over raw HTTP (default), or through the Java client (pushes gathered
  *                                   into batches, each consumer one POST /get per batch lingering MS, default 20)
@@ -195,8 +200,12 @@ public final class Bench {
                 return workloads.restore(options.integer("preload", 1_000_000));
             case "W7":
                 return workloads.bulkRequeue(options.integer("messages", 1_000_000));
+            case "W8": {
+                int n = options.integer("messages", 100_000);
+                return workloads.sink(n, options.integer("spread", 10), options.integer("lead", 5 + n / 10_000));
+            }
             default:
-                throw new IllegalArgumentException("unknown workload " + workload + "; raw, W1 .. W7");
+                throw new IllegalArgumentException("unknown workload " + workload + "; raw, W1 .. W8");
         }
     }
 }

@@ -34,20 +34,28 @@ final class Delivery {
         result.put("workload", workload);
         result.put("messages", messages);
         result.put(rate > 0 ? "inflightCap" : "producers", rate > 0 ? options.inflight() : options.producers());
-        result.put("consumers", options.consumers());
+        result.put("consumers", options.sink().isEmpty() ? options.consumers() : 0);
         result.put("perCall", batch);
         if (options.topicSettings() > 0) {
             TopicSettings.apply(options.url(), topic, options.topicSettings());
             result.put("topicSettings", options.topicSettings());
         }
+        Receiver receiver = options.sink().isEmpty() ? null : Receiver.start(options.sink(), topic, tracker, options);
+        if (receiver != null) {
+            TopicSettings.apply(options.url(), topic, "{\"delivery\":" + receiver.delivery() + "}");
+            result.put("sink", options.sink());
+        }
         // what an earlier workload left in the server's MySQL queue would otherwise be written during this one
         result.put("startSettleSeconds", Workloads.round3(target.settle()));
         long callsBefore = target.serverCalls();
         long started = System.nanoTime();
-        Consumers consuming = new Consumers(target, topic, options.consumers(), tracker);
-        Pushed pushed = push(topic, messages, batch, rate, due, tracker);
-        tracker.pushingDone();
-        consuming.drain(tracker, pushed.latestDue(), options.idleMs(), options.maxDrainMs());
+        Consumers consuming = new Consumers(target, topic, receiver == null ? options.consumers() : 0, tracker);
+        Pushed pushed;
+        try (receiver) {
+            pushed = push(topic, messages, batch, rate, due, tracker);
+            tracker.pushingDone();
+            consuming.drain(tracker, pushed.latestDue(), options.idleMs(), options.maxDrainMs());
+        }
         tracker.summarise(result);
         pushed.addTo(result);
         result.put("durationSeconds", Workloads.round3((System.nanoTime() - started) / 1e9));

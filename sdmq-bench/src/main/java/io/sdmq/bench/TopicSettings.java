@@ -23,15 +23,25 @@ final class TopicSettings {
     static void apply(String url, String topic, int count) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newHttpClient();
         for (int i = 0; i < count; i++) {
-            String name = i == 0 ? topic : topic + "-other-" + i;
-            HttpRequest put = HttpRequest.newBuilder(URI.create(url + "/topics/" + name))
-                    .header("Content-Type", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString(SETTINGS)).build();
-            HttpResponse<String> reply = http.send(put, HttpResponse.BodyHandlers.ofString());
-            if (reply.statusCode() != 200) {
-                throw new IOException("PUT /topics/" + name + " answered " + reply.statusCode() + ": " + reply.body());
-            }
+            put(http, url, i == 0 ? topic : topic + "-other-" + i, SETTINGS);
         }
         Thread.sleep(RELOAD.toMillis());
+    }
+
+    /** Gives one topic these settings (JSON), then waits for every instance's reload. */
+    static void apply(String url, String topic, String settings) throws IOException, InterruptedException {
+        put(HttpClient.newHttpClient(), url, topic, settings);
+        Thread.sleep(RELOAD.toMillis());
+    }
+
+    private static void put(HttpClient http, String url, String topic, String settings)
+            throws IOException, InterruptedException {
+        HttpRequest put = HttpRequest.newBuilder(URI.create(url + "/topics/" + topic))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(settings)).build();
+        HttpResponse<String> reply = http.send(put, HttpResponse.BodyHandlers.ofString());
+        if (reply.statusCode() != 200) {
+            throw new IOException("PUT /topics/" + topic + " answered " + reply.statusCode() + ": " + reply.body());
+        }
     }
 }

@@ -9,10 +9,13 @@ package io.sdmq.bench;
  * @param pushAsync  --push async: unpaced producers of one message per call push without waiting for the answer
  * @param url        --url, the sdmq server
  * @param topicSettings --topic-settings N: topics given settings before a delivery run, its own among them
+ * @param sink       --sink webhook|rabbitmq: the run's topic delivers to a receiver in this process (W8); empty for
+ *                   consumers that poll
+ * @param rabbitUrl  --rabbitmq, the broker a rabbitmq sink's receiver consumes from (the server's own)
  */
 record WorkloadOptions(int producers, int consumers, int inflight, long idleMs, long maxDrainMs, String redisUrl,
                        String prefix, String serverDb, String dbUser, String dbPassword, boolean pushAsync,
-                       String url, int topicSettings) {
+                       String url, int topicSettings, String sink, String rabbitUrl) {
 
     static WorkloadOptions of(Options options) {
         return new WorkloadOptions(options.integer("producers", 4), options.integer("consumers", 4),
@@ -20,7 +23,8 @@ record WorkloadOptions(int producers, int consumers, int inflight, long idleMs, 
                 options.integer("max-drain", 600) * 1_000L, options.text("redis", "redis://127.0.0.1:6379"),
                 options.text("prefix", "sdmq"), options.text("server-db", ""), options.text("db-user", "root"),
                 options.text("db-password", ""), pushAsync(options.text("push", "sync")),
-                options.text("url", "http://127.0.0.1:8080"), options.integer("topic-settings", 0));
+                options.text("url", "http://127.0.0.1:8080"), options.integer("topic-settings", 0),
+                options.text("sink", ""), options.text("rabbitmq", "amqp://guest:guest@127.0.0.1:5672"));
     }
 
     private static boolean pushAsync(String push) {

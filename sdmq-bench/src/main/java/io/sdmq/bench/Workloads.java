@@ -62,6 +62,24 @@ final class Workloads {
     }
 
     /**
+     * W8 push delivery: messages pushed with /push/batch, due uniformly over {@code spreadSeconds} that begin
+     * {@code leadSeconds} ahead, delivered by the server to a receiver in this process (--sink), or taken by consumers
+     * that poll (no --sink), for the comparison. The delivery rate is the messages received over the time from the
+     * first due one to the last received.
+     */
+    Map<String, Object> sink(int messages, int spreadSeconds, int leadSeconds) throws Exception {
+        long first = System.currentTimeMillis() + leadSeconds * 1_000L;
+        Delivery.Run run = delivery.run("W8", messages, BATCH, 0, now -> first + uniform(0, spreadSeconds * 1_000L));
+        Map<String, Object> result = run.result();
+        result.put("spreadSeconds", spreadSeconds);
+        result.put("pushedBeforeFirstDue", run.pushEndMillis() < first);
+        long last = run.tracker().lastFirstReceiveMicros() / 1_000;
+        result.put("deliveryRate", last <= first ? null : Math.round((Integer) result.get("delivered") * 1_000.0
+                / (last - first)));
+        return result;
+    }
+
+    /**
      * W5 scale: W1 again after preloading messages due tomorrow; also the Redis bytes per pending message, when the
      * target keeps its messages in Redis.
      */

@@ -42,7 +42,7 @@ class BenchIT {
         db = TestServices.freshDatabase();
         prefix = TestServices.freshKeyPrefix();
         server = ServerJar.start(ServerJar.properties(db, TestServices.redisUrl(), prefix,
-                Map.of("sdmq.recovery.auto-restore", "false")));
+                Map.of("sdmq.recovery.auto-restore", "false", "sdmq.delivery.webhook.allowed-hosts", "127.0.0.1")));
     }
 
     @AfterAll
@@ -114,6 +114,16 @@ class BenchIT {
         assertThat(w7.path("requeueRate").asLong()).isPositive();
         assertThat(w7.path("valid").asBoolean()).isTrue();
         assertThat(w7.path("purged").asLong()).as("left nothing pending for the other workloads").isEqualTo(2500);
+    }
+
+    /** W8: messages delivered by the server to a webhook receiver in the bench's process, each once, none early. */
+    @Test
+    void pushDeliveryToAWebhook() throws Exception {
+        JsonNode w8 = sdmq("W8", "--messages", "2000", "--spread", "2", "--lead", "3", "--sink", "webhook");
+
+        assertDeliveredOnce(w8, 2000);
+        assertThat(w8.path("consumers").asInt()).isZero();
+        assertThat(w8.path("deliveryRate").asLong()).isPositive();
     }
 
     @Test
