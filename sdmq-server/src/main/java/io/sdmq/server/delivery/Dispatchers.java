@@ -5,6 +5,7 @@ import io.sdmq.common.InvalidRequestException;
 import io.sdmq.core.Consumer;
 import io.sdmq.core.TopicSettings;
 import io.sdmq.core.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -35,6 +36,7 @@ public class Dispatchers implements SmartLifecycle {
     private final DeliveryTargets targets;
     private final DeliveryProperties properties;
     private final Clock clock;
+    private final MeterRegistry registry;
     private final Acknowledgements acks;
     private final Map<String, TopicDispatcher> running = new HashMap<>();
     private final Map<String, Long> failedAt = new ConcurrentHashMap<>();
@@ -43,7 +45,8 @@ public class Dispatchers implements SmartLifecycle {
     private volatile boolean stopping;
 
     Dispatchers(Topics topics, Consumer consumer, DeliveryTargets targets, DeliveryProperties properties,
-                Clock clock) {
+                Clock clock, MeterRegistry registry) {
+        this.registry = registry;
         this.topics = topics;
         this.consumer = consumer;
         this.targets = targets;
@@ -98,7 +101,7 @@ public class Dispatchers implements SmartLifecycle {
         }
         try {
             TopicDispatcher dispatcher = new TopicDispatcher(topic, delivery, targets.open(topic, delivery), consumer,
-                    acks, clock, properties.batch());
+                    acks, clock, properties.batch(), registry);
             dispatcher.start();
             running.put(topic, dispatcher);
             failedAt.remove(topic);

@@ -3,14 +3,19 @@ package io.sdmq.server.delivery;
 import io.sdmq.common.Daemons;
 import io.sdmq.common.Message;
 import io.sdmq.core.Consumer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +31,8 @@ final class TopicDispatcher {
     private static final Logger log = LoggerFactory.getLogger(TopicDispatcher.class);
     /** Added to the sink's timeout in a send's reservation: the time to record its outcome. */
     static final Duration MARGIN = Duration.ofSeconds(5);
+    /** The longest the dispatcher gathers room that frees up before it pops. */
+    private static final Duration GATHER = Duration.ofMillis(5);
     /** How long one pop waits for due messages before the loop looks at its state again. */
     private static final Duration POLL = Duration.ofSeconds(1);
 
@@ -37,11 +44,12 @@ final class TopicDispatcher {
     private final Clock clock;
     private final int batch;
     private final Semaphore room;
+    private final Map<Sent.Outcome, Timer> sends = new EnumMap<>(Sent.Outcome.class);
     private final Thread thread;
     private volatile boolean running = true;
 
     TopicDispatcher(String topic, Map<String, Object> delivery, Sink sink, Consumer consumer, Acknowledgements acks,
-                    Clock clock, int batch) {
+                    Clock clock, int batch, MeterRegistry registry) {
         this.topic = topic;
         this.delivery = delivery;
         this.sink = sink;
@@ -50,6 +58,11 @@ final class TopicDispatcher {
         this.clock = clock;
         this.batch = batch;
         this.room = new Semaphore(sink.concurrency());
+        for (Sent.Outcome outcome : Sent.Outcome.values()) {
+            sends.put(outcome, Timer.builder("sdmq.delivery.send").description("sends of push deliveries, by outcome")
+                    .tag("topic", topic).tag("type", String.valueOf(delivery.get("type")))
+                    .tag("outcome", outcome.name().toLowerCase(Locale.ROOT)).register(registry));
+        }
         this.thread = Daemons.thread("sdmq-deliver-" + topic, this::run);
     }
 
@@ -75,12 +88,23 @@ final class TopicDispatcher {
         }
     }
 
-    /** Waits for room, pops up to as many messages as there is room for, holds and sends them. */
+    /**
+     * Waits for room, pops up to as many messages as there is room for, holds and sends them. While the sink is busy,
+     * room that frees up is gathered for up to {@link #GATHER} (until half the sink's concurrency is free), so that a
+     * pop and a hold serve many sends, not one each.
+     */
     private void dispatchOnce() throws InterruptedException, ExecutionException {
         if (!room.tryAcquire(POLL.toMillis(), TimeUnit.MILLISECONDS)) {
             return;
         }
         int free = 1 + room.drainPermits();
+        int enough = Math.min(batch, Math.max(1, sink.concurrency() / 2));
+        long gatherUntil = System.nanoTime() + GATHER.toNanos();
+        while (free < enough && System.nanoTime() < gatherUntil) {
+            if (room.tryAcquire(1, TimeUnit.MILLISECONDS)) {
+                free += 1 + room.drainPermits();
+            }
+        }
         int wanted = Math.min(free, batch);
         room.release(free - wanted);
         List<Message> got;
@@ -112,10 +136,22 @@ final class TopicDispatcher {
             }
         }
         for (Message m : sending) {
-            sink.send(m).whenComplete((sent, failure) -> {
+            long start = System.nanoTime();
+            send(m).whenComplete((sent, failure) -> {
                 room.release();
-                acks.add(m, failure == null ? sent : Sent.retry("send failed: " + failure));
+                Sent outcome = failure == null ? sent : Sent.retry("send failed: " + failure);
+                sends.get(outcome.outcome()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                acks.add(m, outcome);
             });
+        }
+    }
+
+    /** The sink's send; one that throws instead of answering a future is a failed send. */
+    private CompletableFuture<Sent> send(Message m) {
+        try {
+            return sink.send(m);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 
