@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a webhook's failures come to: a 5xx retried on the topic's backoff with the answer in the status log, a
- * receiver that is down leaves the message DEAD until {@code /requeue}, a 429 or 503 waits its {@code Retry-After}, a
+ * What a webhook's failures come to: a 5xx or a timeout retried on the topic's backoff with the answer in the status
+ * log, a receiver that is down leaves the message DEAD until {@code /requeue}, a 429 or 503 waits its {@code Retry-After}, a
  * 404 is DEAD at once unless the topic retries 4xx.
  */
 class WebhookFailuresIT {
@@ -86,6 +86,26 @@ class WebhookFailuresIT {
             await().atMost(WAIT).until(() -> "FINISHED".equals(status(db, id)));
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
                     .until(() -> receiver.of(id).size() == 1);
+        }
+    }
+
+    @Test
+    void a_receiver_slower_than_the_timeout_is_retried_with_the_timeout_as_note() {
+        String topic = topic("slow");
+        try (WebhookReceiver receiver = WebhookReceiver.start(firstThenOk(() -> {
+            sleep(2_000);
+            return Answer.ok();
+        }))) {
+            webhook(server, topic, "\"maxAttempts\":3,\"retryDelays\":[0],", receiver.url(), secret(),
+                    ",\"timeout\":500");
+            String id = push(server, topic, "x");
+            await().atMost(WAIT).until(() -> "FINISHED".equals(status(db, id)));
+
+            assertThat(receiver.of(id)).extracting(Received::attempt).containsExactly(1L, 2L);
+            await().atMost(WAIT).until(() -> failureNotes(db, id).size() == 1);
+            // the client's request timeout and the sink's own guard end the send at the same time; either says so
+            assertThat(failureNotes(db, id).get(0))
+                    .matches("webhook: (HttpTimeoutException: request timed out|no answer within 500 ms)");
         }
     }
 
@@ -159,6 +179,14 @@ class WebhookFailuresIT {
             assertThat(receiver.of(id)).hasSize(1);
             await().atMost(WAIT).until(() -> failureNotes(db, id).size() == 1);
             assertThat(failureNotes(db, id)).containsExactly("webhook 302 redirects are not followed");
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
