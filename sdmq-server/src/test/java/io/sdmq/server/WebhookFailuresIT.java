@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -187,6 +188,24 @@ class WebhookFailuresIT {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    void a_topic_never_has_more_requests_under_way_than_its_concurrency() {
+        String topic = topic("concurrency");
+        try (WebhookReceiver receiver = WebhookReceiver.start(r -> {
+            sleep(100);
+            return Answer.ok();
+        })) {
+            webhook(server, topic, "", receiver.url(), secret(), ",\"concurrency\":3");
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                ids.add(push(server, topic, "m" + i));
+            }
+            await().atMost(WAIT).until(() -> ids.stream().allMatch(id -> "FINISHED".equals(status(db, id))));
+            assertThat(receiver.received()).hasSize(30);
+            assertThat(receiver.maxInFlight()).isEqualTo(3);
         }
     }
 

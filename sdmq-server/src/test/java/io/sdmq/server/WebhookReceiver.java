@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -29,6 +30,8 @@ final class WebhookReceiver implements AutoCloseable {
     private final ExecutorService threads = Executors.newFixedThreadPool(16);
     private final Queue<Received> received = new ConcurrentLinkedQueue<>();
     private final Function<Received, Answer> answers;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger maxInFlight = new AtomicInteger();
 
     private WebhookReceiver(int port, Function<Received, Answer> answers) {
         this.answers = answers;
@@ -67,6 +70,14 @@ final class WebhookReceiver implements AutoCloseable {
         return received.stream().filter(r -> id.equals(r.header("webhook-id"))).toList();
     }
 
+    /**
+     * The most requests it held at once, each from its arrival to just before its answer goes out: the sender cannot
+     * have an answer while the request still counts.
+     */
+    int maxInFlight() {
+        return maxInFlight.get();
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         long at = System.currentTimeMillis();
         byte[] body;
@@ -79,7 +90,13 @@ final class WebhookReceiver implements AutoCloseable {
         Received request = new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), headers,
                 body, at);
         received.add(request);
-        Answer answer = answers.apply(request);
+        maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        Answer answer;
+        try {
+            answer = answers.apply(request);
+        } finally {
+            inFlight.decrementAndGet();
+        }
         answer.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
         byte[] reply = answer.body().getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(answer.status(), reply.length == 0 ? -1 : reply.length);
