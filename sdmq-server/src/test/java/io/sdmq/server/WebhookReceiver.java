@@ -5,101 +5,153 @@ import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
- * A webhook receiver for tests, on 127.0.0.1: records every request (its message id, attempt, due time, when it
- * came and what was answered), answers 204 after {@code answerAfterMs}, and notes any request that came for a message
- * while another request for it was still being answered (a message sent twice at once).
+ * A webhook receiver for tests: the JDK's HTTP server on 127.0.0.1, which records every request it gets (headers,
+ * raw body, its own clock at arrival) and answers as the test's function says.
  */
 final class WebhookReceiver implements AutoCloseable {
     private final HttpServer server;
-    private final ExecutorService threads = Executors.newCachedThreadPool();
-    private final long answerAfterMs;
-    private final Queue<Request> requests = new ConcurrentLinkedQueue<>();
+    private final ExecutorService threads = Executors.newFixedThreadPool(16);
+    private final Queue<Received> received = new ConcurrentLinkedQueue<>();
+    private final Function<Received, Answer> answers;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger maxInFlight = new AtomicInteger();
     private final Set<String> underWay = ConcurrentHashMap.newKeySet();
     private final Queue<String> sentTwiceAtOnce = new ConcurrentLinkedQueue<>();
-    private final Map<String, Integer> answered2xx = new ConcurrentHashMap<>();
-    private final AtomicInteger received = new AtomicInteger();
 
-    /** One request: the message's id, attempt and due time (epoch ms), and when it came (epoch ms). */
-    record Request(String id, int attempt, long dueTime, long at) {
-    }
-
-    WebhookReceiver(long answerAfterMs) throws IOException {
-        this.answerAfterMs = answerAfterMs;
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1_024);
-        server.createContext("/hook", this::handle);
+    private WebhookReceiver(int port, Function<Received, Answer> answers) {
+        this.answers = answers;
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext("/", this::handle);
         server.setExecutor(threads);
         server.start();
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange; InputStream in = exchange.getRequestBody()) {
-            in.readAllBytes();
-            long at = System.currentTimeMillis();
-            String id = exchange.getRequestHeaders().getFirst("webhook-id");
-            if (!underWay.add(id)) {
-                sentTwiceAtOnce.add(id);
-            }
-            requests.add(new Request(id, Integer.parseInt(exchange.getRequestHeaders().getFirst("sdmq-attempt")),
-                    Long.parseLong(exchange.getRequestHeaders().getFirst("sdmq-due-time")), at));
-            received.incrementAndGet();
-            try {
-                Thread.sleep(answerAfterMs);
-                exchange.sendResponseHeaders(204, -1);
-                answered2xx.merge(id, 1, Integer::sum);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                underWay.remove(id);
-            }
-        }
+    /** A receiver on a free port answering each request with {@code answers}. */
+    static WebhookReceiver start(Function<Received, Answer> answers) {
+        return new WebhookReceiver(0, answers);
     }
 
-    /** The delivery settings that point a topic at this receiver, with a fresh secret and this timeout (ms). */
-    String delivery(long timeoutMs) {
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        return "{\"type\":\"webhook\",\"url\":\"http://127.0.0.1:" + server.getAddress().getPort()
-                + "/hook\",\"timeout\":" + timeoutMs + ",\"secrets\":[\"whsec_"
-                + Base64.getEncoder().encodeToString(key) + "\"]}";
+    /** A receiver on that port. */
+    static WebhookReceiver startOn(int port, Function<Received, Answer> answers) {
+        return new WebhookReceiver(port, answers);
     }
 
-    List<Request> requests() {
-        return List.copyOf(requests);
+    /** Its URL, at path {@code /hook}. */
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
     }
 
-    int received() {
-        return received.get();
+    /** Every request so far, in the order they came. */
+    List<Received> received() {
+        return List.copyOf(received);
     }
 
-    /** The ids of the messages this receiver answered 2xx, with how often. */
-    Map<String, Integer> answered2xx() {
-        return Map.copyOf(answered2xx);
+    /** The requests for one message id, in the order they came. */
+    List<Received> of(String id) {
+        return received.stream().filter(r -> id.equals(r.header("webhook-id"))).toList();
     }
 
-    /** Ids of messages a request came for while another for the same message was under way. */
+    /**
+     * The most requests it held at once, each from its arrival to just before its answer goes out: the sender cannot
+     * have an answer while the request still counts.
+     */
+    int maxInFlight() {
+        return maxInFlight.get();
+    }
+
+    /** Ids of messages a request came for while another request for the same message was still held here. */
     List<String> sentTwiceAtOnce() {
         return List.copyOf(sentTwiceAtOnce);
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        long at = System.currentTimeMillis();
+        byte[] body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = in.readAllBytes();
+        }
+        Map<String, String> headers = new TreeMap<>();
+        exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT),
+                String.join(",", values)));
+        Received request = new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), headers,
+                body, at);
+        received.add(request);
+        maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        String id = request.header("webhook-id");
+        if (!underWay.add(id)) {
+            sentTwiceAtOnce.add(id);
+        }
+        Answer answer;
+        try {
+            answer = answers.apply(request);
+        } finally {
+            underWay.remove(id);
+            inFlight.decrementAndGet();
+        }
+        answer.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+        byte[] reply = answer.body().getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(answer.status(), reply.length == 0 ? -1 : reply.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(reply);
+        }
     }
 
     @Override
     public void close() {
         server.stop(0);
         threads.shutdownNow();
+    }
+
+    /** One request as it arrived: lower-case header names, the raw body, the receiver's clock at arrival (ms). */
+    record Received(String method, String path, Map<String, String> headers, byte[] body, long at) {
+        String header(String name) {
+            return headers.get(name);
+        }
+
+        String text() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+
+        long attempt() {
+            return Long.parseLong(header("sdmq-attempt"));
+        }
+
+        long dueTime() {
+            return Long.parseLong(header("sdmq-due-time"));
+        }
+    }
+
+    /** What the receiver answers. */
+    record Answer(int status, Map<String, String> headers, String body) {
+        static Answer ok() {
+            return new Answer(200, Map.of(), "");
+        }
+
+        static Answer of(int status, String body) {
+            return new Answer(status, Map.of(), body);
+        }
     }
 }
