@@ -15,11 +15,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A real Kafka broker for tests: the one {@code SDMQ_TEST_KAFKA_BOOTSTRAP} names, or else a single-node KRaft broker
@@ -161,10 +163,16 @@ final class TestKafka implements AutoCloseable {
                 5_000, AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200));
     }
 
+    /** Stops an own broker and deletes its data, keeping its log; leaves a broker it does not own alone. */
     @Override
     public void close() {
         if (own()) {
             stop();
+            try (Stream<Path> files = Files.walk(dir.resolve("data"))) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 
