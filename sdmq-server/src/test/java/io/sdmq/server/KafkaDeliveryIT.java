@@ -32,7 +32,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The kafka delivery against a real KRaft broker ({@link TestKafka}): every message produced once and not before it
- * is due, a broker killed and restarted in the middle of a run, and bad settings refused.
+ * is due, a record the topic refuses dead at once, a broker killed and restarted in the middle of a run, and bad
+ * settings refused.
  */
 class KafkaDeliveryIT {
     private static TestKafka kafka;
@@ -140,6 +141,23 @@ class KafkaDeliveryIT {
         }
     }
 
+    @Test
+    void a_record_the_topic_refuses_as_too_large_is_dead_at_once_with_kafkas_reason() throws Exception {
+        String topic = name("large");
+        kafka.createTopic(topic, 1, Map.of("max.message.bytes", "2000"));
+        assertThat(put(server, topic, "{\"maxAttempts\":5,\"delivery\":{\"type\":\"kafka\",\"topic\":\"" + topic
+                + "\",\"timeout\":5000}}").status()).isEqualTo(200);
+        String large = pushOne(topic, "x".repeat(5_000));
+        String small = pushOne(topic, "small");
+
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> withStatus(db, topic, "DEAD").contains(large)
+                        && withStatus(db, topic, "FINISHED").contains(small));
+        JsonNode dead = server.get("/job/" + large).data();
+        assertThat(dead.get("attempts").asInt()).isEqualTo(1);
+        assertThat(dead.get("history").toString()).contains("Kafka refused the record");
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("badSettings")
     void a_bad_setting_answers_400_naming_its_field_and_changes_nothing(String delivery, String field) {
@@ -191,6 +209,12 @@ class KafkaDeliveryIT {
             }
         }
         return pushed;
+    }
+
+    private static String pushOne(String topic, String body) {
+        Reply reply = server.post("/push", "{\"topic\":\"" + topic + "\",\"body\":\"" + body + "\",\"delay\":0}");
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        return reply.data().asString();
     }
 
     private static Set<String> withStatus(TestDatabase database, String topic, String status) throws SQLException {
