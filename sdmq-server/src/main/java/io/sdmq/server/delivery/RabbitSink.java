@@ -35,6 +35,8 @@ final class RabbitSink implements Sink {
                Duration timeout, int concurrency) {
         this.template = new RabbitTemplate(connectionFactory);
         this.template.setMandatory(true);
+        // a return is read from the send's CorrelationData; this callback only keeps the template from warning
+        this.template.setReturnsCallback(returned -> { });
         this.topic = topic;
         this.exchange = exchange;
         this.routingKey = routingKey;
