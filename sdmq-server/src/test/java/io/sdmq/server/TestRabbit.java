@@ -24,6 +24,7 @@ final class TestRabbit {
     private static final Logger log = LoggerFactory.getLogger(TestRabbit.class);
 
     private static URI url;
+    private static boolean embedded;
 
     private TestRabbit() {
     }
@@ -32,10 +33,20 @@ final class TestRabbit {
     static synchronized URI url() {
         if (url == null) {
             String given = System.getenv("SDMQ_TEST_RABBITMQ_URL");
+            embedded = given == null;
             url = URI.create(given != null ? given : startQpid());
             log.info("tests use the AMQP broker at {}:{}", url.getHost(), url.getPort());
         }
         return url;
+    }
+
+    /**
+     * Whether the broker is the embedded Qpid, which answers an unroutable mandatory message with a nack before its
+     * return, where RabbitMQ sends the return and then an ack.
+     */
+    static synchronized boolean embedded() {
+        url();
+        return embedded;
     }
 
     /** The server properties that point its RabbitMQ connection at the broker, or at {@code port} on loopback. */
@@ -84,14 +95,18 @@ final class TestRabbit {
         }
     }
 
-    /** One AMQP 0-9-1 port on loopback, user guest/guest over PLAIN, one in-memory virtual host for any name. */
+    /**
+     * One AMQP 0-9-1 port on loopback, user guest/guest over PLAIN, one in-memory virtual host for any name. An
+     * unroutable mandatory message is returned, as RabbitMQ does, not answered by closing the connection (Qpid's
+     * default).
+     */
     private static String qpidConfig(int port) {
         return """
                 {"name": "sdmq-test", "modelVersion": "8.0",
                  "authenticationproviders": [{"name": "plain", "type": "Plain", "secureOnlyMechanisms": [],
                    "users": [{"name": "guest", "type": "managed", "password": "guest"}]}],
                  "ports": [{"name": "AMQP", "port": %d, "bindingAddress": "127.0.0.1",
-                   "authenticationProvider": "plain", "protocols": ["AMQP_0_9_1"],
+                   "authenticationProvider": "plain", "protocols": ["AMQP_0_9_1"], "closeWhenNoRoute": false,
                    "virtualhostaliases": [{"name": "nameAlias", "type": "nameAlias"},
                      {"name": "defaultAlias", "type": "defaultAlias"}]}],
                  "virtualhostnodes": [{"name": "default", "type": "Memory", "defaultVirtualHostNode": "true",

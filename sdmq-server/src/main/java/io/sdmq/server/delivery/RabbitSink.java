@@ -1,7 +1,6 @@
 package io.sdmq.server.delivery;
 
 import io.sdmq.common.Message;
-import org.springframework.amqp.AmqpException;
 import org.springframework.amqp.core.MessageDeliveryMode;
 import org.springframework.amqp.core.MessageProperties;
 import org.springframework.amqp.core.ReturnedMessage;
@@ -60,7 +59,8 @@ final class RabbitSink implements Sink {
         CorrelationData correlation = new CorrelationData(message.id() + "-" + sends.incrementAndGet());
         try {
             template.send(exchange, routingKey, amqpMessage(message), correlation);
-        } catch (AmqpException e) {
+        } catch (RuntimeException e) {
+            // an AmqpException above all (no connection, no channel); a send answers, it never throws
             return CompletableFuture.completedFuture(Sent.retry("rabbitmq: " + e.getMessage()));
         }
         long left = timeout.toNanos() - (System.nanoTime() - started);
@@ -73,7 +73,10 @@ final class RabbitSink implements Sink {
                     if (returned != null) {
                         return Sent.retry("rabbitmq: unroutable: " + returned.getReplyText());
                     }
-                    return confirm.ack() ? Sent.delivered() : Sent.retry("rabbitmq: nack: " + confirm.reason());
+                    if (confirm.ack()) {
+                        return Sent.delivered();
+                    }
+                    return Sent.retry("rabbitmq: nack" + (confirm.reason() == null ? "" : ": " + confirm.reason()));
                 })
                 .completeOnTimeout(Sent.retry("rabbitmq: no confirm within " + timeout.toMillis() + " ms"),
                         Math.max(0, left), TimeUnit.NANOSECONDS);

@@ -55,8 +55,8 @@ public class RabbitSinkType implements SinkType {
                     + "spring.rabbitmq.publisher-confirm-type=correlated and spring.rabbitmq.publisher-returns=true");
         }
         String routingKey = (String) delivery.get("routingKey");
+        Duration timeout = Duration.ofMillis(((Number) delivery.get("timeout")).longValue());
         return new RabbitSink(connectionFactory, topic, (String) delivery.get("exchange"),
-                routingKey == null ? topic : routingKey, Duration.ofMillis(((Number) delivery.get("timeout")).longValue()),
-                ((Number) delivery.get("concurrency")).intValue());
+                routingKey == null ? topic : routingKey, timeout, ((Number) delivery.get("concurrency")).intValue());
     }
 }
