@@ -1,6 +1,7 @@
 package io.sdmq.server;
 
 import io.sdmq.server.RunningServer.Reply;
+import io.sdmq.server.delivery.RabbitSinkType;
 import io.sdmq.testing.TestServices;
 import io.sdmq.testing.TestServices.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import tools.jackson.databind.JsonNode;
 
 import javax.sql.DataSource;
@@ -25,6 +27,7 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -116,6 +119,9 @@ class RabbitDeliveryIT {
                 await().dontCatchUncaughtExceptions().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(30))
                         .until(() -> finished(topic).size() < bodies.size());
                 Set<String> finishedInCut = finished(topic);
+                Reply health = server.get("/actuator/health");
+                assertThat(health.status()).as("a broker down leaves the server healthy").isEqualTo(200);
+                assertThat(health.json().get("status").asString()).isEqualTo("UP");
                 await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(30))
                         .until(() -> queue.timesById().keySet().containsAll(finishedInCut));
             } finally {
@@ -130,6 +136,19 @@ class RabbitDeliveryIT {
             long duplicates = queue.timesById().values().stream().filter(times -> times > 1).count();
             assertThat(duplicates).as("sent again after the broker had them: only those unconfirmed at the cut")
                     .isLessThanOrEqualTo(concurrency);
+        }
+    }
+
+    @Test
+    void a_connection_without_correlated_confirms_and_returns_opens_no_sink() {
+        CachingConnectionFactory plain = TestRabbit.connectionFactory();
+        try {
+            RabbitSinkType type = new RabbitSinkType(plain);
+            Map<String, Object> delivery = type.check(Map.of("type", "rabbitmq", "exchange", ""));
+            assertThatThrownBy(() -> type.open(topic("plain"), delivery)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("spring.rabbitmq.publisher-confirm-type=correlated");
+        } finally {
+            plain.destroy();
         }
     }
 
