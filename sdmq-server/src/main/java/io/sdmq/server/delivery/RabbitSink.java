@@ -61,7 +61,8 @@ final class RabbitSink implements Sink {
             template.send(exchange, routingKey, amqpMessage(message), correlation);
         } catch (RuntimeException e) {
             // an AmqpException above all (no connection, no channel); a send answers, it never throws
-            return CompletableFuture.completedFuture(Sent.retry("rabbitmq: " + e.getMessage()));
+            return CompletableFuture.completedFuture(Sent.retry("rabbitmq: "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage())));
         }
         long left = timeout.toNanos() - (System.nanoTime() - started);
         return correlation.getFuture()
