@@ -77,7 +77,7 @@ for workload in ${AB_WORKLOADS:-W1:10000 W3:30}; do
     after="$(cpu_ticks $SERVER_PIDS)"
     echo "$before $after" | awk -v label="$LABEL $workload" -v hz="$HZ" \
         '{ printf "%s: CPU s server %.2f, mariadb %.2f, redis %.2f\n", label, ($4-$1)/hz, ($5-$2)/hz, ($6-$3)/hz }'
-    tail -1 "$OUT/results.jsonl" | tr -d '{}"' | tr ',' '\n' | grep -E '^(pushRate|callsPerMessage|pushCallP50Ms|latenessP50Ms|latenessP99Ms|latenessP999Ms|lastDeliveryAfterDueSecondMs|lost|early|duplicates|finishCallAvgMs|idsPerFinish|restoreRate|restored|benchCpuSeconds):' | paste -sd ' ' | sed 's/^/  /'
+    tail -1 "$OUT/results.jsonl" | tr -d '{}"' | tr ',' '\n' | grep -E '^(pushRate|callsPerMessage|pushCallP50Ms|latenessP50Ms|latenessP99Ms|latenessP999Ms|lastDeliveryAfterDueSecondMs|lost|early|duplicates|finishCallAvgMs|idsPerFinish|restoreRate|restored|requeueRate|requeued|deliveryRate|benchCpuSeconds):' | paste -sd ' ' | sed 's/^/  /'
 done
 [ "${AB_PROFILE:-0}" = 1 ] && profiler "stop,collapsed,file=$(realpath "$OUT")/profile.txt"
 echo "raw files in $OUT"
