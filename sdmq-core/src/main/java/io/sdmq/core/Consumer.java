@@ -58,10 +58,10 @@ public interface Consumer {
 
     /**
      * Holds reservations until {@code deadline} (epoch ms) at least, never shortening one: a sink about to send them
-     * holds them for as long as the send may take, so that none is handed out again while it is under way. Per id in
-     * order, true when it is reserved.
+     * holds them for as long as the send may take, so that none is handed out again while it is under way. The ids
+     * are messages of {@code topic}. Per id in order, true when it is reserved.
      */
-    List<Boolean> holdUntil(List<Long> ids, long deadline);
+    List<Boolean> holdUntil(String topic, List<Long> ids, long deadline);
 
     /** Extends a reservation by the message's time-to-run; answers the new deadline. */
     long touch(long id);

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -105,6 +106,7 @@ final class ConsumerCalls implements Consumer {
         long now = clock.millis();
         boolean[] reserved = new boolean[ids.size()];
         List<Transition> finished = new ArrayList<>(ids.size());
+        Map<String, List<Long>> byTopic = new HashMap<>();
         for (Map.Entry<Integer, List<Integer>> bucket : Buckets.positions(ids, reservations.buckets()).entrySet()) {
             List<Integer> indexes = bucket.getValue();
             List<Optional<String>> done;
@@ -119,6 +121,7 @@ final class ConsumerCalls implements Consumer {
                 reserved[i] = done.get(j).isPresent();
                 if (reserved[i]) {
                     events.finished(done.get(j).get());
+                    byTopic.computeIfAbsent(done.get(j).get(), t -> new ArrayList<>()).add(ids.get(i));
                     finished.add(Transition.of(ids.get(i), MessageStatus.RESERVED, MessageStatus.FINISHED, now,
                             reservations.bucketName(bucket.getKey())));
                 }
@@ -129,20 +132,20 @@ final class ConsumerCalls implements Consumer {
             results.add(reserved[i] ? Optional.empty() : Optional.of(whyNotReserved(ids.get(i), "finish")));
         }
         statusLog.commitAll(finished);
-        released(finished);
+        released(byTopic);
         return results;
     }
 
     /** Tells the in-flight limits which reservations ended; a failure only delays their slots to the deadline. */
-    private void released(List<Transition> finished) {
-        if (finished.isEmpty()) {
+    private void released(Map<String, List<Long>> byTopic) {
+        if (byTopic.isEmpty()) {
             return;
         }
         try {
-            gate.finished(finished.stream().map(Transition::messageId).toList()).forEach(waiting::retry);
+            gate.finished(byTopic).forEach(waiting::retry);
         } catch (RuntimeException e) {
-            log.warn("could not release {} finished reservations from their topics' limits ({}); their slots free up "
-                    + "at their deadlines", finished.size(), e.toString());
+            log.warn("could not release finished reservations of topics {} from their limits ({}); their slots free "
+                    + "up at their deadlines", byTopic.keySet(), e.toString());
         }
     }
 
@@ -205,7 +208,7 @@ final class ConsumerCalls implements Consumer {
     }
 
     @Override
-    public List<Boolean> holdUntil(List<Long> ids, long deadline) {
+    public List<Boolean> holdUntil(String topic, List<Long> ids, long deadline) {
         Boolean[] held = new Boolean[ids.size()];
         for (Map.Entry<Integer, List<Integer>> bucket : Buckets.positions(ids, reservations.buckets()).entrySet()) {
             List<Integer> indexes = bucket.getValue();
@@ -214,14 +217,17 @@ final class ConsumerCalls implements Consumer {
                 held[indexes.get(j)] = done.get(j);
             }
         }
+        List<Long> heldIds = new ArrayList<>(ids.size());
         for (int i = 0; i < ids.size(); i++) {
             if (held[i]) {
-                try {
-                    gate.touched(ids.get(i), deadline);
-                } catch (RuntimeException e) {
-                    log.warn("could not extend message {} in its topic's limits ({})", ids.get(i), e.toString());
-                }
+                heldIds.add(ids.get(i));
             }
+        }
+        try {
+            gate.touched(topic, heldIds, deadline);
+        } catch (RuntimeException e) {
+            log.warn("could not extend {} reservations of topic {} in its limits ({})", heldIds.size(), topic,
+                    e.toString());
         }
         return List.of(held);
     }

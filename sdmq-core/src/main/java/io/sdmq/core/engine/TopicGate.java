@@ -8,8 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.util.Collection;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -82,21 +83,23 @@ final class TopicGate {
     }
 
     /**
-     * Reservations ended by a finish; their topics are not known, so every topic with an in-flight limit is told.
-     * Answers those topics.
+     * Reservations ended by finishes, by topic (finish.lua answers each one's topic): the topics with an in-flight
+     * limit among them are told. Answers those topics.
      */
-    List<String> finished(Collection<Long> ids) {
-        List<String> topics = rules.inFlightLimited();
-        for (String topic : topics) {
-            limits.released(topic, ids);
-        }
-        return topics;
+    List<String> finished(Map<String, List<Long>> idsByTopic) {
+        List<String> told = new ArrayList<>();
+        idsByTopic.forEach((topic, ids) -> {
+            if (inFlightLimited(topic)) {
+                limits.released(topic, ids);
+                told.add(topic);
+            }
+        });
+        return told;
     }
 
     /** A reservation of a known topic ended by a nack. */
     void nacked(Message m) {
-        TopicRules.Rules topicRules = rules.of(m.topic());
-        if (topicRules != null && topicRules.settings().maxInFlight() != null) {
+        if (inFlightLimited(m.topic())) {
             limits.released(m.topic(), List.of(m.id()));
         }
     }
@@ -106,5 +109,17 @@ final class TopicGate {
         for (String topic : rules.inFlightLimited()) {
             limits.extended(topic, id, deadline);
         }
+    }
+
+    /** Reservations of a known topic now end at {@code deadline}. */
+    void touched(String topic, List<Long> ids, long deadline) {
+        if (inFlightLimited(topic)) {
+            ids.forEach(id -> limits.extended(topic, id, deadline));
+        }
+    }
+
+    private boolean inFlightLimited(String topic) {
+        TopicRules.Rules topicRules = rules.of(topic);
+        return topicRules != null && topicRules.settings().maxInFlight() != null;
     }
 }

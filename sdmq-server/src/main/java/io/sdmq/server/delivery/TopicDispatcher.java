@@ -121,7 +121,7 @@ final class TopicDispatcher {
         List<Long> ids = got.stream().map(Message::id).toList();
         List<Boolean> held;
         try {
-            held = consumer.holdUntil(ids, clock.millis() + sink.timeout().plus(MARGIN).toMillis());
+            held = consumer.holdUntil(topic, ids, clock.millis() + sink.timeout().plus(MARGIN).toMillis());
         } catch (RuntimeException e) {
             // not held: not sent; each comes back after its own TTR
             room.release(got.size());
