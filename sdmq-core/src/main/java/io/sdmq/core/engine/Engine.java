@@ -82,8 +82,8 @@ public final class Engine implements AutoCloseable {
         Alarm reaperAlarm = new Alarm();
         Wakeups wakeups = new Wakeups(dueTimes, schedulerAlarm, deadlines, reaperAlarm);
         BucketLocks locks = new BucketLocks(schedule.buckets());
-        this.waiting = new WaitingConsumers(reservations, statusLog, wakeups, locks, gate, events, clock, drainer,
-                timer);
+        this.waiting = new WaitingConsumers(new ReadyPops(reservations, statusLog, wakeups, locks, gate, events, clock),
+                reservations, drainer, timer);
         this.restorer = new RestoreFromLog(restoreTarget, messageLog, statusLog, wakeups, clock,
                 settings.recovery().restorePage());
         ScheduleCommitted scheduling = new ScheduleCommitted(schedule, locks, statusLog, wakeups, clock);

@@ -1,27 +1,19 @@
 package io.sdmq.core.engine;
 
 import io.sdmq.common.Message;
-import io.sdmq.common.MessageStatus;
-import io.sdmq.common.Transition;
-import io.sdmq.core.spi.MessageEvents;
 import io.sdmq.core.spi.Reservations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.LongSupplier;
 
 /**
  * Long-polls parked in memory: a waiting consumer holds no thread, only a future. Per topic, the buckets that
@@ -32,27 +24,16 @@ import java.util.function.LongSupplier;
 final class WaitingConsumers {
     private static final Logger log = LoggerFactory.getLogger(WaitingConsumers.class);
 
+    private final ReadyPops pops;
     private final Reservations reservations;
-    private final StatusLog statusLog;
-    private final Wakeups wakeups;
-    private final BucketLocks locks;
-    private final MessageEvents events;
-    private final TopicGate gate;
-    private final Clock clock;
     private final Executor drainer;
     private final ScheduledExecutorService timer;
-    private final Map<String, Topic> topics = new ConcurrentHashMap<>();
+    private final Map<String, WaitingTopic> topics = new ConcurrentHashMap<>();
     private volatile boolean closing;
 
-    WaitingConsumers(Reservations reservations, StatusLog statusLog, Wakeups wakeups, BucketLocks locks, TopicGate gate,
-                     MessageEvents events, Clock clock, Executor drainer, ScheduledExecutorService timer) {
+    WaitingConsumers(ReadyPops pops, Reservations reservations, Executor drainer, ScheduledExecutorService timer) {
+        this.pops = pops;
         this.reservations = reservations;
-        this.statusLog = statusLog;
-        this.wakeups = wakeups;
-        this.locks = locks;
-        this.events = events;
-        this.gate = gate;
-        this.clock = clock;
         this.drainer = drainer;
         this.timer = timer;
     }
@@ -62,7 +43,7 @@ final class WaitingConsumers {
      * when fewer than {@code count} have; what it has (maybe nothing) after {@code timeoutMs}.
      */
     CompletableFuture<List<Message>> pop(String topicName, int count, long timeoutMs, long lingerMs) {
-        Topic topic = topic(topicName);
+        WaitingTopic topic = topic(topicName);
         Waiter waiter = new Waiter(count, lingerMs);
         topic.waiters.add(waiter);
         // read after the add: either this pop sees the flag, or answerAll sees this waiter
@@ -87,7 +68,7 @@ final class WaitingConsumers {
 
     /** Ready ids arrived in a bucket of a topic. */
     void ready(int bucket, String topicName) {
-        Topic topic = topic(topicName);
+        WaitingTopic topic = topic(topicName);
         topic.candidates.add(bucket);
         startDrain(topic);
     }
@@ -107,7 +88,7 @@ final class WaitingConsumers {
 
     /** Looks for ready ids of every topic with waiting consumers; repairs a lost signal. */
     void sweep() {
-        for (Topic topic : topics.values()) {
+        for (WaitingTopic topic : topics.values()) {
             if (topic.waiters.isEmpty()) {
                 continue;
             }
@@ -129,7 +110,7 @@ final class WaitingConsumers {
     int answerAll() {
         closing = true;
         int answered = 0;
-        for (Topic topic : topics.values()) {
+        for (WaitingTopic topic : topics.values()) {
             for (Waiter waiter : topic.waiters) {
                 expire(topic, waiter);
                 answered++;
@@ -140,29 +121,29 @@ final class WaitingConsumers {
 
     /** A topic's limits may let more through now (a reservation of it ended): its waiting consumers look again. */
     void retry(String topicName) {
-        Topic topic = topics.get(topicName);
+        WaitingTopic topic = topics.get(topicName);
         if (topic != null) {
             startDrain(topic);
         }
     }
 
     int waiting(String topicName) {
-        Topic topic = topics.get(topicName);
+        WaitingTopic topic = topics.get(topicName);
         return topic == null ? 0 : topic.waiters.size();
     }
 
-    private Topic topic(String name) {
-        return topics.computeIfAbsent(name, Topic::new);
+    private WaitingTopic topic(String name) {
+        return topics.computeIfAbsent(name, WaitingTopic::new);
     }
 
-    private void startDrain(Topic topic) {
+    private void startDrain(WaitingTopic topic) {
         if (!topic.waiters.isEmpty() && !topic.candidates.isEmpty() && topic.draining.compareAndSet(false, true)) {
             drainer.execute(() -> drainAndRelease(topic, null));
         }
     }
 
     /** Runs the drain this thread holds, then lets the next one start. */
-    private void drainAndRelease(Topic topic, Waiter caller) {
+    private void drainAndRelease(WaitingTopic topic, Waiter caller) {
         try {
             drain(topic, caller);
         } finally {
@@ -177,14 +158,14 @@ final class WaitingConsumers {
      * own consumer ({@code caller}; null on a drain thread) is answered, so the request is not held up serving the
      * consumers that come after it while a backlog lasts.
      */
-    private void drain(Topic topic, Waiter caller) {
+    private void drain(WaitingTopic topic, Waiter caller) {
         Waiter waiter;
         while ((caller == null || !caller.isDone()) && (waiter = topic.waiters.peek()) != null) {
             if (!waiter.claimed.compareAndSet(false, true)) {
                 topic.waiters.remove(waiter);
                 continue;
             }
-            List<Message> got = take(topic, waiter.count - waiter.got.size());
+            List<Message> got = pops.take(topic, waiter.count - waiter.got.size());
             waiter.got.addAll(got);
             if (waiter.got.size() < waiter.count && (waiter.got.isEmpty() || waiter.lingerMs > 0)) {
                 if (!got.isEmpty() && !waiter.lingering) {
@@ -200,50 +181,8 @@ final class WaitingConsumers {
         }
     }
 
-    /** What the topic's settings let this drain take now: all it wants, some, or nothing (paused, limited). */
-    private List<Message> take(Topic topic, int count) {
-        return gate.take(topic.name, count, clock, (allowed, times) -> take(topic, allowed, times));
-    }
-
-    private List<Message> take(Topic topic, int count, LongSupplier times) {
-        List<Message> got = new ArrayList<>(count);
-        int buckets = reservations.buckets();
-        for (int i = 0; i < buckets && got.size() < count && !topic.candidates.isEmpty(); i++) {
-            int bucket = (topic.cursor + i) % buckets;
-            if (!topic.candidates.remove(bucket)) {
-                continue;
-            }
-            int wanted = count - got.size();
-            List<Message> popped;
-            try {
-                popped = locks.shared(bucket, () -> popAndRecord(bucket, topic.name, wanted, times.getAsLong()));
-            } catch (RuntimeException e) {
-                log.warn("pop from bucket {} of topic {} failed ({}); the ready sweep will look again",
-                        bucket, topic.name, e.toString());
-                break;
-            }
-            if (popped.size() == wanted) {
-                topic.candidates.add(bucket);
-            }
-            got.addAll(popped);
-        }
-        topic.cursor = (topic.cursor + 1) % buckets;
-        return got;
-    }
-
-    private List<Message> popAndRecord(int bucket, String topic, int count, long now) {
-        List<Message> popped = reservations.pop(bucket, topic, count, now);
-        for (Message m : popped) {
-            statusLog.record(Transition.of(m.id(), MessageStatus.READY, MessageStatus.RESERVED, now,
-                    reservations.bucketName(bucket)).withAttempts(m.attempts()));
-            wakeups.reserved(bucket, now + m.ttrMs());
-            events.delivered(topic, m.dueTime(), now);
-        }
-        return popped;
-    }
-
     /** Answers a waiter with what it has: at its timeout, or at the end of its linger. */
-    private void expire(Topic topic, Waiter waiter) {
+    private void expire(WaitingTopic topic, Waiter waiter) {
         if (waiter.claimed.compareAndSet(false, true)) {
             topic.waiters.remove(waiter);
             waiter.complete(List.copyOf(waiter.got));
@@ -252,23 +191,11 @@ final class WaitingConsumers {
         }
     }
 
-    private static final class Topic {
-        final String name;
-        final Queue<Waiter> waiters = new ConcurrentLinkedQueue<>();
-        final Set<Integer> candidates = ConcurrentHashMap.newKeySet();
-        final AtomicBoolean draining = new AtomicBoolean();
-        volatile int cursor;
-
-        Topic(String name) {
-            this.name = name;
-        }
-    }
-
     /**
      * A waiting consumer's answer; claimed by the one drain or expiry that answers it. What it got so far, and
      * whether its linger started, are read and written only by the thread that holds the claim.
      */
-    private static final class Waiter extends CompletableFuture<List<Message>> {
+    static final class Waiter extends CompletableFuture<List<Message>> {
         final int count;
         final long lingerMs;
         final AtomicBoolean claimed = new AtomicBoolean();
