@@ -21,8 +21,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * per {@code onDuplicate} (the server wants one policy per batch) and sends a batch when it holds {@code maxBatch}
  * messages or its oldest message has waited {@code linger}, with at most {@code maxInFlightBatches} batches sent
  * and not yet answered, each on a thread of its own that waits for the answer and completes the messages' futures
- * (so callbacks on them run there and should not block). A caller of {@link #push} that finds a slot free and no
- * message waiting sends its own message on its thread, as a batch of one. The buffer counts the messages accepted and not yet sent, at most {@code bufferSize}; while
+ * (so callbacks on them run there and should not block). A caller of {@link #push} that finds no batch in flight
+ * and no message waiting sends its own message on its thread, as a batch of one. The buffer counts the messages accepted and not yet sent, at most {@code bufferSize}; while
  * the sender waits for a batch to end, it fills, and pushes block or fail.
  *
  * <p>{@link #close} stops taking messages, has the sender send every one it took (without waiting for the linger),
@@ -86,15 +86,17 @@ final class PushBatcher implements AutoCloseable {
     }
 
     /**
-     * {@link #add} for a caller that waits for the id. When no message is waiting to be sent and a batch slot is free,
-     * the caller sends its message itself, as a batch of one, sparing the hand-offs to the sender and back; while
-     * the slots are taken it joins the next batch. Either way no message of the buffer is overtaken.
+     * {@link #add} for a caller that waits for the id. When nothing is waiting to be sent and no batch is in flight,
+     * the caller sends its message itself, as a batch of one, sparing the hand-offs to the sender and back, and holds
+     * every batch slot meanwhile: the pushes of other threads gather into the next batch instead of each going alone.
+     * Otherwise it joins the next batch. Either way no message of the buffer is overtaken.
      */
     String push(PushMessage message) {
         Pending pending;
         door.readLock().lock();
         try {
-            if (closed || room.availablePermits() < settings.bufferSize() || !inFlight.tryAcquire()) {
+            if (closed || room.availablePermits() < settings.bufferSize()
+                    || !inFlight.tryAcquire(settings.maxInFlightBatches())) {
                 pending = null;
             } else {
                 pending = new Pending(message, new CompletableFuture<>(), System.nanoTime());
@@ -108,7 +110,7 @@ final class PushBatcher implements AutoCloseable {
         try {
             sendBatch.send(List.of(pending));
         } finally {
-            inFlight.release();
+            inFlight.release(settings.maxInFlightBatches());
         }
         return await(pending.id());
     }

@@ -54,7 +54,7 @@ public final class SdmqClient implements AutoCloseable {
 
     /**
      * Pushes {@code message} and waits until it is committed; answers its id (the holder's id for a taken
-     * {@code bizKey}). The calling thread sends it itself when nothing is waiting to be sent and a batch slot is free,
+     * {@code bizKey}). The calling thread sends it itself when nothing is waiting to be sent and no batch is in flight,
      * else it goes in the next batch. Blocks while the buffer is full, or throws {@link SdmqClientException.BufferFull}.
      */
     public String push(PushMessage message) {

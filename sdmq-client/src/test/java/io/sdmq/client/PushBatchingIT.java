@@ -38,14 +38,14 @@ class PushBatchingIT {
         CompletableFuture<String> apply(SdmqClient client, PushMessage message);
     }
 
-    /** 8 threads and 4 batch slots: a push that finds the slots taken waits for the next batch with others. */
+    /** 8 threads and 4 batch slots: a push that finds a batch in flight waits for the next batch with others. */
     @Test
     void blocking_pushes_of_more_threads_than_slots_share_batches_and_are_all_delivered() throws Exception {
         pushFromManyThreads((client, message) -> CompletableFuture.completedFuture(client.push(message)), 1.2);
     }
 
     @Test
-    void a_blocking_push_that_finds_a_slot_free_is_sent_at_once_by_its_caller() {
+    void a_blocking_push_that_finds_no_batch_in_flight_is_sent_at_once_by_its_caller() {
         try (SdmqClient client = SdmqClient.builder(server).linger(Duration.ofMinutes(1)).build()) {
             String id = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> client.push(PushMessage.of(topic, "m")));
 
