@@ -62,10 +62,16 @@ final class InstanceHeartbeat implements SmartLifecycle {
         }
     }
 
+    /** Waits for a write under way, so that none lands after the removal and brings the entry back. */
     @Override
     public void stop() {
         running = false;
         timer.shutdownNow();
+        try {
+            timer.awaitTermination(refreshMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             registry.remove(identity.instance());
         } catch (RuntimeException e) {
