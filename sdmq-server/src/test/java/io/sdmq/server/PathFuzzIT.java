@@ -58,6 +58,7 @@ class PathFuzzIT {
             new Route("GET", "/reStoreJob", "/reStoreJob?id=" + UNKNOWN_ID),
             new Route("GET", "/job/{id}", "/job/" + UNKNOWN_ID),
             new Route("GET", "/topics/{topic}/stats", "/topics/fuzz/stats"),
+            new Route("GET", "/topics/{topic}/series", "/topics/fuzz/series?minutes=5"),
             new Route("POST", "/requeue", "/requeue?jobId=" + UNKNOWN_ID),
             new Route("GET", "/topics", "/topics"),
             new Route("GET", "/topics/{topic}", "/topics/fuzz"),

@@ -115,6 +115,7 @@ class ScopedTokensIT {
                 new Endpoint("GET", "/actuator/prometheus", null, Role.VIEWER, false),
                 new Endpoint("GET", "/actuator/metrics", null, Role.VIEWER, false),
                 new Endpoint("GET", "/actuator/metrics/jvm.threads.live", null, Role.VIEWER, false),
+                new Endpoint("GET", "/topics/{topic}/series?minutes=2", null, Role.VIEWER, true),
                 new Endpoint("GET", "/instances", null, Role.VIEWER, false),
                 new Endpoint("GET", "/reStore/progress", null, Role.VIEWER, false),
                 new Endpoint("GET", "/actuator", null, Role.ADMIN, false));

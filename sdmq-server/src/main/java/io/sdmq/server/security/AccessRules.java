@@ -50,12 +50,12 @@ final class AccessRules {
     private static final List<PathPattern> CONSUMER = patterns("/get/{topic}", "/finish", "/nack", "/touch",
             "/compat/ouqiang/pop", "/compat/ouqiang/finish");
     /**
-     * What a viewer reads with GET: a message, metrics, topics and their stats, the search, the instances and
+     * What a viewer reads with GET: a message, metrics, topics, their stats and series, the search, the instances and
      * the progress of the latest restore.
      */
     private static final List<PathPattern> VIEWER = patterns("/job/{id}", "/actuator/prometheus",
             "/actuator/metrics", "/actuator/metrics/{name}", "/topics", "/topics/{topic}", "/topics/{topic}/stats",
-            "/messages", "/instances", "/reStore/progress");
+            "/topics/{topic}/series", "/messages", "/instances", "/reStore/progress");
 
     private final List<Token> tokens = new ArrayList<>();
 
