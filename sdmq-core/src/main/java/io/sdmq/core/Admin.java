@@ -57,8 +57,9 @@ public interface Admin {
 
     /**
      * Starts the same restore on a thread of its own and answers at once, with the future of its counts.
-     * {@code progress} is told the counts so far on the restore's thread: zeros first, then after each page of rows.
-     * Throws {@link io.sdmq.common.RestoreInProgressException} at once while a restore runs on this instance.
+     * {@code progress}, which must not throw, is told zeros before this answers, then the counts so far after each
+     * page of rows, on the restore's thread. Throws {@link io.sdmq.common.RestoreInProgressException} at once while a
+     * restore runs on this instance.
      */
     CompletableFuture<RestoreCounts> startRestore(boolean expire, java.util.function.Consumer<RestoreCounts> progress);
 

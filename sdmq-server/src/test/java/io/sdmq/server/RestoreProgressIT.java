@@ -62,6 +62,9 @@ class RestoreProgressIT {
         assertThat(begun.get("finishedAt").isNull()).isTrue();
         assertThat(begun.get("scanned").asLong()).isZero();
         assertThat(begun.get("failure").isNull()).isTrue();
+        JsonNode seenAtOnce = b.get("/reStore/progress").data();
+        assertThat(seenAtOnce.get("instance").asString()).as("published before the 202").isEqualTo("inst-a");
+        assertThat(seenAtOnce.get("startedAt").asLong()).isEqualTo(begun.get("startedAt").asLong());
         List<Long> scanned = new CopyOnWriteArrayList<>();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
             JsonNode progress = b.get("/reStore/progress").data();

@@ -66,11 +66,13 @@ final class RestoreFromLog {
     }
 
     /**
-     * Starts a restore of every bucket on a thread of its own and answers at once; {@code progress} is told the counts
-     * so far on that thread, zeros first, then after each page. Refuses at once when one runs on this instance.
+     * Starts a restore of every bucket on a thread of its own and answers at once; {@code progress}, which must not
+     * throw, is told zeros before this answers, then the counts so far after each page, on the restore's thread.
+     * Refuses at once when one runs on this instance.
      */
     CompletableFuture<RestoreCounts> startAll(boolean expire, Consumer<RestoreCounts> progress) {
         claim();
+        progress.accept(new RestoreTally().counts());
         CompletableFuture<RestoreCounts> done = new CompletableFuture<>();
         Daemons.thread("sdmq-restore-run", () -> {
             RestoreCounts counts;
@@ -201,7 +203,6 @@ final class RestoreFromLog {
     /** Pages through the pending rows by id; the next page is read while this one is written to Redis. */
     private RestoreCounts restore(boolean expire, IntPredicate buckets, Consumer<RestoreCounts> progress) {
         RestoreTally tally = new RestoreTally();
-        progress.accept(tally.counts());
         CompletableFuture<List<StoredMessage>> next = readPage(0);
         for (int page = 1; ; page++) {
             List<StoredMessage> rows = join(next);

@@ -63,7 +63,7 @@ public final class Restores {
     private record Begun(RestoreProgress started, CompletableFuture<RestoreCounts> future) {
     }
 
-    /** One restore's progress, told on the restore's own thread, then its end. */
+    /** One restore's progress: zeros before it starts, its counts after each page, then its end. */
     private final class Tracker implements Consumer<RestoreCounts> {
         private final RestoreProgress started;
         private volatile RestoreCounts last = NONE;
