@@ -4,6 +4,7 @@ import io.sdmq.common.StoredMessage;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What operators do with sdmq. Every method validates its input and throws a subclass of
@@ -53,6 +54,14 @@ public interface Admin {
      * back; an overdue one is due now ({@code expire}) or marked EXPIRED (not {@code expire}).
      */
     RestoreCounts restore(boolean expire);
+
+    /**
+     * Starts the same restore on a thread of its own and answers at once, with the future of its counts.
+     * {@code progress}, which must not throw, is told zeros before this answers, then the counts so far after each
+     * page of rows, on the restore's thread. Throws {@link io.sdmq.common.RestoreInProgressException} at once while a
+     * restore runs on this instance.
+     */
+    CompletableFuture<RestoreCounts> startRestore(boolean expire, java.util.function.Consumer<RestoreCounts> progress);
 
     /** The same for one message. */
     RestoreOutcome restoreMessage(long id, boolean expire);

@@ -202,6 +202,11 @@ class BadInputIT {
                 post("/touch?jobId=1.5").answers(400, "jobId"),
                 // admin
                 get("/reStore?expire=maybe").answers(400, "expire"),
+                post("/reStore?wait=maybe").answers(400, "wait"),
+                get("/topics/orders/series?minutes=0").answers(400, "minutes"),
+                get("/topics/orders/series?minutes=61").answers(400, "minutes"),
+                get("/topics/orders/series?minutes=x").answers(400, "minutes"),
+                get("/topics/orders/series?minutes=-1").answers(400, "minutes"),
                 get("/reStoreJob?jobId=abc").answers(400, "jobId"),
                 get("/reStoreJob?jobId=" + UNKNOWN_ID + "&expire=maybe").answers(400, "expire"),
                 get("/job/abc").answers(400, "jobId"),

@@ -52,10 +52,13 @@ class PathFuzzIT {
             new Route("POST", "/touch", "/touch?id=" + UNKNOWN_ID),
             new Route("POST", "/reStore", "/reStore?expire=true"),
             new Route("GET", "/reStore", "/reStore?expire=false"),
+            new Route("GET", "/reStore/progress", "/reStore/progress"),
+            new Route("GET", "/instances", "/instances"),
             new Route("POST", "/reStoreJob", "/reStoreJob?jobId=" + UNKNOWN_ID + "&expire=true"),
             new Route("GET", "/reStoreJob", "/reStoreJob?id=" + UNKNOWN_ID),
             new Route("GET", "/job/{id}", "/job/" + UNKNOWN_ID),
             new Route("GET", "/topics/{topic}/stats", "/topics/fuzz/stats"),
+            new Route("GET", "/topics/{topic}/series", "/topics/fuzz/series?minutes=5"),
             new Route("POST", "/requeue", "/requeue?jobId=" + UNKNOWN_ID),
             new Route("GET", "/topics", "/topics"),
             new Route("GET", "/topics/{topic}", "/topics/fuzz"),
@@ -93,6 +96,8 @@ class PathFuzzIT {
         // a short longest wait: a rewrite that drops timeout=0 asks for the default 30 s, and is refused
         watched = WatchedServer.start(Map.of("sdmq.consumer.max-wait", "200ms"));
         http = new RawHttp(watched.server().http().base());
+        // a restore's progress key exists before the fuzz, whose restores rewrite it
+        assertThat(watched.server().post("/reStore", "").status()).isEqualTo(200);
     }
 
     @AfterAll

@@ -115,6 +115,9 @@ class ScopedTokensIT {
                 new Endpoint("GET", "/actuator/prometheus", null, Role.VIEWER, false),
                 new Endpoint("GET", "/actuator/metrics", null, Role.VIEWER, false),
                 new Endpoint("GET", "/actuator/metrics/jvm.threads.live", null, Role.VIEWER, false),
+                new Endpoint("GET", "/topics/{topic}/series?minutes=2", null, Role.VIEWER, true),
+                new Endpoint("GET", "/instances", null, Role.VIEWER, false),
+                new Endpoint("GET", "/reStore/progress", null, Role.VIEWER, false),
                 new Endpoint("GET", "/actuator", null, Role.ADMIN, false));
     }
 
@@ -162,6 +165,25 @@ class ScopedTokensIT {
                 }
             }
         }
+    }
+
+    @Test
+    void a_viewer_reads_the_instances_and_the_restore_progress_but_cannot_start_a_restore() {
+        for (String path : List.of("/instances", "/reStore/progress")) {
+            assertThat(server.http().send("GET", path, VIEWER.bearer(), null).statusCode()).as(path).isEqualTo(200);
+            HttpResponse<String> producer = server.http().send("GET", path, PRODUCER.bearer(), null);
+            assertThat(producer.statusCode()).as(path).isEqualTo(403);
+            assertThat(message(producer)).as(path).startsWith("Authorization: this endpoint needs");
+        }
+        for (String method : List.of("POST", "GET")) {
+            for (String path : List.of("/reStore?wait=false", "/reStore")) {
+                HttpResponse<String> refused = server.http().send(method, path, VIEWER.bearer(), null);
+                assertThat(refused.statusCode()).as(method + " " + path).isEqualTo(403);
+                assertThat(message(refused)).as(method + " " + path).contains("admin");
+            }
+        }
+        assertThat(server.http().send("POST", "/reStore/progress", VIEWER.bearer(), null).statusCode())
+                .as("the viewer's routes are read with GET only").isEqualTo(403);
     }
 
     @Test

@@ -22,6 +22,7 @@ import io.sdmq.core.spi.MessageLog;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /** Looking messages up, bringing a dead or expired one back, the bulk actions, and restores from MySQL. */
@@ -114,7 +115,13 @@ final class AdminCalls implements Admin {
 
     @Override
     public RestoreCounts restore(boolean expire) {
-        return restorer.restoreAll(expire);
+        return RestoreFromLog.join(restorer.startAll(expire, counts -> { }));
+    }
+
+    @Override
+    public CompletableFuture<RestoreCounts> startRestore(boolean expire,
+                                                         java.util.function.Consumer<RestoreCounts> progress) {
+        return restorer.startAll(expire, progress);
     }
 
     @Override

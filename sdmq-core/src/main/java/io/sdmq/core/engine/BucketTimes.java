@@ -25,6 +25,15 @@ final class BucketTimes {
         return times.getAndAccumulate(bucket, time, Math::min) > time;
     }
 
+    /** How long ago the earliest time known here passed at {@code now}; 0 when none has passed. */
+    long overdue(long now) {
+        long earliest = BucketSet.NONE;
+        for (int b = 0; b < times.length(); b++) {
+            earliest = Math.min(earliest, times.get(b));
+        }
+        return Math.max(0, now - earliest);
+    }
+
     /**
      * Looks at a bucket page by page until a page comes back short of {@code pageSize}. The bucket's time is forgotten
      * before each look and lowered after it to the time the look names for what it left, so a time lowered meanwhile

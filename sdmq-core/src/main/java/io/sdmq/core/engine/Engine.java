@@ -52,6 +52,8 @@ public final class Engine implements AutoCloseable {
     private final Admin admin;
     private final TopicRules topicRules;
     private final Topics topics;
+    private final BucketTimes dueTimes;
+    private final long builtAt;
 
     /** An engine without topic settings: every topic runs by the server's defaults. */
     public Engine(EngineSettings settings, Schedule schedule, Reservations reservations, RestoreTarget restoreTarget,
@@ -76,7 +78,8 @@ public final class Engine implements AutoCloseable {
         this.clock = clock;
         this.statusLog = new StatusLog(messageLog, settings, System::nanoTime);
         long refreshMs = settings.maxSleep().toMillis();
-        BucketTimes dueTimes = new BucketTimes(schedule.buckets(), refreshMs);
+        this.builtAt = clock.millis();
+        this.dueTimes = new BucketTimes(schedule.buckets(), refreshMs);
         BucketTimes deadlines = new BucketTimes(schedule.buckets(), refreshMs);
         Alarm schedulerAlarm = new Alarm();
         Alarm reaperAlarm = new Alarm();
@@ -182,6 +185,16 @@ public final class Engine implements AutoCloseable {
     /** MySQL writes queued and not yet committed: new messages, terminal and background transitions. */
     public int pendingWrites() {
         return statusLog.pending();
+    }
+
+    /**
+     * How far the scheduler runs behind: how long ago the earliest due time this instance knows of (its own pushes,
+     * nacks, redeliveries, restores, and what its last look at each bucket left) passed without its bucket being
+     * looked at again; 0 while it keeps up. Messages other instances scheduled count from its next look at Redis.
+     */
+    public long schedulerLagMs() {
+        long now = clock.millis();
+        return Math.min(dueTimes.overdue(now), Math.max(0, now - builtAt));
     }
 
     /** True while the scheduler, the reaper, the warmer and the status log writers run. */

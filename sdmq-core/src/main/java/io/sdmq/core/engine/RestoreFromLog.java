@@ -27,8 +27,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.IntPredicate;
-import java.util.function.Supplier;
 
 /**
  * Puts messages from MySQL back into Redis, never deleting anything: a message Redis holds is left alone, one that
@@ -65,8 +65,28 @@ final class RestoreFromLog {
         pool.allowCoreThreadTimeOut(true);
     }
 
-    RestoreCounts restoreAll(boolean expire) {
-        return exclusively(() -> restore(expire, bucket -> true));
+    /**
+     * Starts a restore of every bucket on a thread of its own and answers at once; {@code progress}, which must not
+     * throw, is told zeros before this answers, then the counts so far after each page, on the restore's thread.
+     * Refuses at once when one runs on this instance.
+     */
+    CompletableFuture<RestoreCounts> startAll(boolean expire, Consumer<RestoreCounts> progress) {
+        claim();
+        progress.accept(new RestoreTally().counts());
+        CompletableFuture<RestoreCounts> done = new CompletableFuture<>();
+        Daemons.thread("sdmq-restore-run", () -> {
+            RestoreCounts counts;
+            try {
+                counts = restore(expire, bucket -> true, progress);
+            } catch (Throwable t) {
+                running.set(false);
+                done.completeExceptionally(t);
+                return;
+            }
+            running.set(false);
+            done.complete(counts);
+        }).start();
+        return done;
     }
 
     /** Restores the buckets that hold nothing in Redis (after Redis lost its data); none when all hold something. */
@@ -80,7 +100,12 @@ final class RestoreFromLog {
         if (!any) {
             return new RestoreCounts(0, 0, 0, 0, 0);
         }
-        return exclusively(() -> restore(true, bucket -> empty[bucket]));
+        claim();
+        try {
+            return restore(true, bucket -> empty[bucket], counts -> { });
+        } finally {
+            running.set(false);
+        }
     }
 
     RestoreOutcome restoreMessage(long id, boolean expire) {
@@ -176,7 +201,7 @@ final class RestoreFromLog {
     }
 
     /** Pages through the pending rows by id; the next page is read while this one is written to Redis. */
-    private RestoreCounts restore(boolean expire, IntPredicate buckets) {
+    private RestoreCounts restore(boolean expire, IntPredicate buckets, Consumer<RestoreCounts> progress) {
         RestoreTally tally = new RestoreTally();
         CompletableFuture<List<StoredMessage>> next = readPage(0);
         for (int page = 1; ; page++) {
@@ -190,6 +215,7 @@ final class RestoreFromLog {
                     .toList();
             restoreRows(chosen, expire, clock.millis()).forEach(tally::count);
             tally.skipped(rows.size() - chosen.size());
+            progress.accept(tally.counts());
             if (last) {
                 break;
             }
@@ -205,7 +231,8 @@ final class RestoreFromLog {
         return CompletableFuture.supplyAsync(() -> messageLog.findPending(afterId, pageSize), pool);
     }
 
-    private static <T> T join(CompletableFuture<T> future) {
+    /** The future's value; its failure thrown as it was raised, not wrapped. */
+    static <T> T join(CompletableFuture<T> future) {
         try {
             return future.join();
         } catch (CompletionException e) {
@@ -213,14 +240,9 @@ final class RestoreFromLog {
         }
     }
 
-    private RestoreCounts exclusively(Supplier<RestoreCounts> restore) {
+    private void claim() {
         if (!running.compareAndSet(false, true)) {
             throw new RestoreInProgressException();
-        }
-        try {
-            return restore.get();
-        } finally {
-            running.set(false);
         }
     }
 }

@@ -6,6 +6,7 @@ import io.sdmq.common.MessageNotFoundException;
 import io.sdmq.common.MessageStateException;
 import io.sdmq.common.PushRequest;
 import io.sdmq.common.PushRules;
+import io.sdmq.common.RestoreInProgressException;
 import io.sdmq.common.Transition;
 import io.sdmq.common.UnavailableException;
 import io.sdmq.core.Producer.OnDuplicate;
@@ -33,6 +34,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.sdmq.common.MessageStatus.DELAY;
@@ -140,6 +145,62 @@ class RecoveryTest {
         List<Message> again = popNow();
         assertThat(again).extracting(Message::id).containsExactly(reserved);
         assertThat(again.get(0).attempts()).isEqualTo(2);
+    }
+
+    @Test
+    void a_restore_started_in_the_background_tells_its_counts_after_each_page_and_refuses_a_second_meanwhile()
+            throws Exception {
+        engine.close();
+        EngineSettings settings = EngineFixture.settings(3, List.of(0L)).recovery(r -> r.restorePage(2)).build();
+        engine = EngineFixture.engine(settings, redisOutage.wrap(SchedulePorts.class, redis),
+                mysqlOutage.wrap(MessageLog.class, mysql), new InMemoryReadySignal(), ids::incrementAndGet, clock);
+        engine.startManual();
+        for (int i = 0; i < 5; i++) {
+            push(60_000);
+        }
+        redis.loseEverything();
+        List<RestoreCounts> told = new CopyOnWriteArrayList<>();
+        CountDownLatch secondPageTold = new CountDownLatch(1);
+        CountDownLatch goOn = new CountDownLatch(1);
+
+        CompletableFuture<RestoreCounts> done = engine.admin().startRestore(true, counts -> {
+            told.add(counts);
+            if (told.size() == 2) {
+                secondPageTold.countDown();
+                awaitQuietly(goOn);
+            }
+        });
+
+        assertThat(secondPageTold.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThatThrownBy(() -> engine.admin().startRestore(true, counts -> { }))
+                .isInstanceOf(RestoreInProgressException.class);
+        assertThatThrownBy(() -> engine.admin().restore(true)).isInstanceOf(RestoreInProgressException.class);
+        goOn.countDown();
+        assertThat(done.get(10, TimeUnit.SECONDS)).isEqualTo(new RestoreCounts(5, 5, 0, 0, 0));
+        assertThat(told).extracting(RestoreCounts::scanned).containsExactly(0L, 2L, 4L, 5L);
+        assertThat(told.get(0)).isEqualTo(new RestoreCounts(0, 0, 0, 0, 0));
+        assertThat(engine.admin().restore(true)).isEqualTo(new RestoreCounts(5, 0, 5, 0, 0));
+    }
+
+    @Test
+    void a_background_restore_that_fails_completes_its_future_with_the_failure_and_the_next_one_runs() {
+        push(60_000);
+        redis.loseEverything();
+        mysqlOutage.begin();
+
+        CompletableFuture<RestoreCounts> failed = engine.admin().startRestore(true, counts -> { });
+
+        assertThatThrownBy(failed::join).hasRootCauseMessage("MessageLog is down (test outage)");
+        mysqlOutage.end();
+        assertThat(engine.admin().restore(true)).isEqualTo(new RestoreCounts(1, 1, 0, 0, 0));
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

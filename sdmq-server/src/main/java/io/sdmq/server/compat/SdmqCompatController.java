@@ -7,6 +7,7 @@ import io.sdmq.core.Producer;
 import io.sdmq.core.Producer.OnDuplicate;
 import io.sdmq.core.Producer.PushResult;
 import io.sdmq.core.RestoreCounts;
+import io.sdmq.server.recovery.Restores;
 import io.sdmq.server.security.TopicGuard;
 import io.sdmq.server.web.ApiResponse;
 import io.sdmq.server.web.MessageIds;
@@ -31,11 +32,13 @@ import org.springframework.web.bind.annotation.RestController;
 class SdmqCompatController {
     private final Producer producer;
     private final Admin admin;
+    private final Restores restores;
     private final TopicGuard guard;
 
-    SdmqCompatController(Producer producer, Admin admin, TopicGuard guard) {
+    SdmqCompatController(Producer producer, Admin admin, Restores restores, TopicGuard guard) {
         this.producer = producer;
         this.admin = admin;
+        this.restores = restores;
         this.guard = guard;
     }
 
@@ -64,7 +67,7 @@ class SdmqCompatController {
     ResponseEntity<ApiResponse<String>> restore(@RequestParam(defaultValue = "true") boolean expire) {
         guard.requireEveryTopic("a restore");
         long started = System.nanoTime();
-        RestoreCounts c = admin.restore(expire);
+        RestoreCounts c = restores.run(expire);
         long ms = (System.nanoTime() - started) / 1_000_000;
         return ApiResponse.ok(String.format("restored %d of %d messages in %d ms (%d already present, %d expired,"
                 + " %d gone)", c.restored(), c.scanned(), ms, c.alreadyPresent(), c.expired(), c.gone()));

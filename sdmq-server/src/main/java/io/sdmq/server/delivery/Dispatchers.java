@@ -42,6 +42,7 @@ public class Dispatchers implements SmartLifecycle {
     private final Map<String, Long> failedAt = new ConcurrentHashMap<>();
     private ScheduledExecutorService timer;
     private volatile boolean started;
+    private volatile int delivering;
     private volatile boolean stopping;
 
     Dispatchers(Topics topics, Consumer consumer, DeliveryTargets targets, DeliveryProperties properties,
@@ -89,6 +90,7 @@ public class Dispatchers implements SmartLifecycle {
                     open(topic, delivery);
                 }
             });
+            delivering = running.size();
         } catch (RuntimeException e) {
             log.warn("could not bring the deliveries up to date ({}); trying again", e.toString());
         }
@@ -113,6 +115,11 @@ public class Dispatchers implements SmartLifecycle {
         }
     }
 
+    /** How many topics this instance delivers to a sink now. */
+    public int delivering() {
+        return delivering;
+    }
+
     /** A topic whose messages go to a sink hands none to consumers that poll: a pop of one is refused with 400. */
     public void checkPolled(String topic) {
         TopicSettings settings = topics.current().get(topic);
@@ -130,6 +137,7 @@ public class Dispatchers implements SmartLifecycle {
         synchronized (this) {
             running.values().parallelStream().forEach(d -> d.stop(properties.shutdownWait()));
             running.clear();
+            delivering = 0;
         }
         acks.stop();
     }

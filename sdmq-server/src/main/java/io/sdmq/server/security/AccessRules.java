@@ -49,10 +49,13 @@ final class AccessRules {
             "/compat/ouqiang/push", "/compat/ouqiang/delete", "/compat/sdmq/push", "/compat/sdmq/delete");
     private static final List<PathPattern> CONSUMER = patterns("/get/{topic}", "/finish", "/nack", "/touch",
             "/compat/ouqiang/pop", "/compat/ouqiang/finish");
-    /** What a viewer reads with GET: a message, metrics, topics and their stats, the search. */
+    /**
+     * What a viewer reads with GET: a message, metrics, topics, their stats and series, the search, the instances and
+     * the progress of the latest restore.
+     */
     private static final List<PathPattern> VIEWER = patterns("/job/{id}", "/actuator/prometheus",
             "/actuator/metrics", "/actuator/metrics/{name}", "/topics", "/topics/{topic}", "/topics/{topic}/stats",
-            "/messages");
+            "/topics/{topic}/series", "/messages", "/instances", "/reStore/progress");
 
     private final List<Token> tokens = new ArrayList<>();
 

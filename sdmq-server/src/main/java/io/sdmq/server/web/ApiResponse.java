@@ -22,6 +22,12 @@ public record ApiResponse<T>(boolean success, int code, String message, T data) 
         return ResponseEntity.ok(new ApiResponse<>(true, 200, message, data));
     }
 
+    /** 202: the work was started and goes on after the reply; {@code data} says where it stands. */
+    public static <T> ResponseEntity<ApiResponse<T>> accepted(T data) {
+        HttpStatus accepted = HttpStatus.ACCEPTED;
+        return ResponseEntity.status(accepted).body(new ApiResponse<>(true, accepted.value(), null, data));
+    }
+
     public static ResponseEntity<ApiResponse<Void>> error(HttpStatus status, String message) {
         return ResponseEntity.status(status).body(new ApiResponse<>(false, status.value(), message, null));
     }

@@ -119,7 +119,7 @@ class AccessRulesTest {
     void a_viewer_reads_with_get_and_every_other_method_on_those_paths_needs_admin() {
         for (String read : List.of("/job/1", "/actuator/prometheus", "/actuator/metrics",
                 "/actuator/metrics/sdmq.delivery.lateness", "/topics", "/topics/orders", "/topics/orders/stats",
-                "/messages")) {
+                "/messages", "/instances", "/reStore/progress", "/topics/orders/series")) {
             assertThat(role("GET", read)).as(read).hasValue(Role.VIEWER);
             assertThat(role("POST", read)).as("POST " + read).hasValue(Role.ADMIN);
         }
