@@ -5,6 +5,7 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.htmlunit.WebClient;
 import org.openqa.selenium.htmlunit.HtmlUnitDriver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,15 +28,27 @@ final class Browsers {
     private Browsers() {
     }
 
-    /** True when the tests run in Chromium, which can take screenshots. */
+    /**
+     * True when the tests run in Chromium, which can take screenshots: it is installed, and
+     * {@code -Dsdmq.test.browser=htmlunit} does not ask for HtmlUnit (to try what a machine without Chromium runs).
+     */
     static boolean chromium() {
-        return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+        return !"htmlunit".equals(System.getProperty("sdmq.test.browser")) && Files.isExecutable(CHROMIUM)
+                && Files.isExecutable(CHROMEDRIVER);
     }
 
     static WebDriver open() {
         if (!chromium()) {
-            log.info("the dashboard's tests run on HtmlUnit (JavaScript on): no {} and {}", CHROMIUM, CHROMEDRIVER);
-            return new HtmlUnitDriver(true);
+            log.info("the dashboard's tests run on HtmlUnit (JavaScript on): no {} and {}, or asked for HtmlUnit",
+                    CHROMIUM, CHROMEDRIVER);
+            return new HtmlUnitDriver(true) {
+                /** A script HtmlUnit cannot run (uPlot's) is logged, not thrown, and the page goes on. */
+                @Override
+                protected WebClient modifyWebClient(WebClient client) {
+                    client.getOptions().setThrowExceptionOnScriptError(false);
+                    return client;
+                }
+            };
         }
         log.info("the dashboard's tests run on headless Chromium ({} through {})", CHROMIUM, CHROMEDRIVER);
         ChromeOptions options = new ChromeOptions();

@@ -34,12 +34,18 @@ final class Dashboard implements AutoCloseable {
         return this;
     }
 
-    /** Signs in on the sign-in page with {@code token}; answers the page it lands on. */
+    /** Signs in on the sign-in page with {@code token}, and waits for the page it lands on: another, or a refusal. */
     Dashboard signIn(String token) {
         open("/ui/login");
         driver.findElement(By.id("token")).sendKeys(token);
         driver.findElement(By.id("sign-in")).click();
+        new WebDriverWait(driver, WAIT).until(d -> !path().equals("/ui/login") || has(".result.error"));
         return this;
+    }
+
+    /** Waits until the browser is at {@code expected}; answers it. */
+    String waitForPath(String expected) {
+        return new WebDriverWait(driver, WAIT).until(d -> path().equals(expected) ? expected : null);
     }
 
     String path() {

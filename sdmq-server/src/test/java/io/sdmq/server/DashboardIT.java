@@ -308,7 +308,7 @@ class DashboardIT {
                 ui.open("/ui/login");
                 assertThat(ui.source()).doesNotContain(token);
                 ui.open("/ui/topics").click("#sign-out");
-                assertThat(ui.path()).isEqualTo("/ui/login");
+                assertThat(ui.waitForPath("/ui/login")).isEqualTo("/ui/login");
                 assertThat(ui.cookie()).isNull();
                 assertThat(ui.open("/ui/topics").path()).isEqualTo("/ui/login");
             }
