@@ -3,6 +3,9 @@ package io.sdmq.server;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -24,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * {@link Browsers}) against a whole server on real Redis and MySQL: signing in, what each page shows after REST
  * calls, and its actions seen through the REST API and a consumer; roles, CSRF and the token's secrecy.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class DashboardIT {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -283,7 +287,7 @@ class DashboardIT {
     }
 
     @Test
-    void signing_out_forgets_the_cookie_and_no_page_ever_holds_the_token() {
+    void signing_out_forgets_the_cookie_and_no_page_or_log_ever_holds_the_token(CapturedOutput output) {
         long id = deadMessage("dash.secret");
         push("dash.secret", "a-key", 600_000, null);
         Map<String, String> pages = new LinkedHashMap<>();
@@ -312,6 +316,22 @@ class DashboardIT {
                 assertThat(ui.cookie()).isNull();
                 assertThat(ui.open("/ui/topics").path()).isEqualTo("/ui/login");
             }
+        }
+        assertThat(output.getAll()).contains("dashboard: admin token 1 signed in", "dashboard: dashboard signed in")
+                .doesNotContain(ADMIN).doesNotContain(VIEWER);
+    }
+
+    @Test
+    void a_server_without_tokens_opens_the_dashboard_to_everyone_and_says_so() {
+        try (WatchedServer open = WatchedServer.start(Map.of());
+             Dashboard ui = new Dashboard(open.server().http().base())) {
+            open.server().http().post("/push", "{\"topic\":\"dash.open\",\"body\":\"x\",\"delay\":600000}");
+            assertThat(ui.open("/ui/login").path()).isEqualTo("/ui/topics");
+            assertThat(ui.text("#open-banner")).startsWith("This server has no tokens");
+            assertThat(ui.text("#caller")).isEqualTo("anonymous");
+            assertThat(ui.has("#sign-out")).isFalse();
+            ui.open("/ui/topics/dash.open").click("#pause");
+            assertThat(ui.waitForText("#paused-state", "paused")).isEqualTo("paused");
         }
     }
 
