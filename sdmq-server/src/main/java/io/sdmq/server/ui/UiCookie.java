@@ -10,7 +10,8 @@ import java.util.Base64;
 /**
  * The dashboard's sign-in cookie: the token itself (in Base64url, so that any token is a valid cookie value),
  * {@code HttpOnly} (no script reads it), {@code SameSite=Strict} (no other site's page sends it), {@code Path=/ui}
- * (the REST API never takes it), {@code Secure} when the request came over HTTPS, and gone when the browser closes. The token is never written into a page, a URL or a log.
+ * (the REST API never takes it), {@code Secure} when the request came over HTTPS, and gone when the browser closes.
+ * The token is never written into a page, a URL or a log.
  */
 public final class UiCookie {
     /** The cookie's name. */
