@@ -117,7 +117,8 @@ class SeriesIT {
         for (RunningServer server : List.of(a, b)) {
             StringBuilder batch = new StringBuilder("[");
             for (int i = 0; i < PER_ROUND; i++) {
-                batch.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(topic).append("\",\"body\":\"s\"}");
+                batch.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(topic)
+                        .append("\",\"body\":\"s\",\"delay\":0}");
             }
             Reply pushed = server.post("/push/batch", batch.append("]").toString());
             assertThat(pushed.status()).as(pushed.body()).isEqualTo(200);

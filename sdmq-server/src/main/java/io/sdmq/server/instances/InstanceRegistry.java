@@ -38,7 +38,7 @@ public final class InstanceRegistry {
     void write(InstanceEntry entry) {
         String key = entryPrefix + entry.instance();
         call(() -> {
-            redis.opsForHash().putAll(key, fields(entry));
+            redis.opsForHash().putAll(key, fields(entry, refresh.toMillis()));
             redis.expire(key, ttl);
             return redis.opsForZSet().add(index, entry.instance(), entry.lastSeen());
         });
@@ -64,7 +64,7 @@ public final class InstanceRegistry {
                 if (fields.isEmpty()) {
                     expired.add(name);
                 } else if (left != null && left >= 0) { // without a time to live, its first write is under way
-                    entries.add(entry(name, fields, left > refresh.toMillis()));
+                    entries.add(entry(name, fields, up(fields, left)));
                 }
             }
             if (!expired.isEmpty()) {
@@ -80,11 +80,19 @@ public final class InstanceRegistry {
         return call(() -> Boolean.TRUE.equals(redis.hasKey(entryPrefix + instance)));
     }
 
-    private static Map<String, String> fields(InstanceEntry e) {
-        return Map.of("host", e.host(), "startedAt", Long.toString(e.startedAt()),
-                "lastSeen", Long.toString(e.lastSeen()), "schedulerLagMs", Long.toString(e.schedulerLagMs()),
+    /** The entry's fields, and the writer's refresh period, by which a reader judges whether it is up. */
+    private static Map<String, String> fields(InstanceEntry e, long refreshMs) {
+        return Map.of("refreshMs", Long.toString(refreshMs), "host", e.host(),
+                "startedAt", Long.toString(e.startedAt()), "lastSeen", Long.toString(e.lastSeen()),
+                "schedulerLagMs", Long.toString(e.schedulerLagMs()),
                 "statusLogPending", Long.toString(e.statusLogPending()),
                 "pushTopics", Integer.toString(e.pushTopics()), "version", e.version());
+    }
+
+    /** Up while the entry has more than one of its writer's refresh periods to live: it missed at most one write. */
+    private boolean up(Map<Object, Object> fields, long msToLive) {
+        long writers = number(fields, "refreshMs");
+        return msToLive > (writers > 0 ? writers : refresh.toMillis());
     }
 
     private static InstanceEntry entry(String name, Map<Object, Object> f, boolean up) {

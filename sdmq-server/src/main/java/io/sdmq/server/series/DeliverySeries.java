@@ -4,6 +4,7 @@ import io.sdmq.common.Daemons;
 import io.sdmq.core.spi.MessageEvents;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 
 import java.time.Clock;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,11 +15,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * This instance's deliveries, counted per topic and minute into lateness buckets as they happen, and added to Redis
- * ({@link SeriesStore}) every second by one daemon thread, and once more when it closes. Memory holds at most the
+ * ({@link SeriesStore}) every second by one daemon thread, and once more when it stops. Memory holds at most the
  * topics delivered in the last two minutes, {@link LatenessBuckets#COUNT} counters each, whatever the rate. A flush
  * that fails is dropped with a warning: the chart misses that second of this instance's deliveries.
  */
-public final class DeliverySeries implements MessageEvents, AutoCloseable {
+public final class DeliverySeries implements MessageEvents, SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(DeliverySeries.class);
     /** A point of the series: one minute. */
     static final long STEP_MS = 60_000;
@@ -30,16 +31,19 @@ public final class DeliverySeries implements MessageEvents, AutoCloseable {
     private final SeriesStore store;
     private final Clock clock;
     private final ConcurrentHashMap<Minute, AtomicLongArray> counts = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService timer =
-            Executors.newSingleThreadScheduledExecutor(Daemons.factory("sdmq-series"));
+    private ScheduledExecutorService timer;
+    private volatile boolean running;
 
     DeliverySeries(SeriesStore store, Clock clock) {
         this.store = store;
         this.clock = clock;
     }
 
-    void start() {
+    @Override
+    public void start() {
+        timer = Executors.newSingleThreadScheduledExecutor(Daemons.factory("sdmq-series"));
         timer.scheduleWithFixedDelay(this::flushAndLog, FLUSH_MS, FLUSH_MS, TimeUnit.MILLISECONDS);
+        running = true;
     }
 
     static long minuteOf(long epochMs) {
@@ -78,14 +82,15 @@ public final class DeliverySeries implements MessageEvents, AutoCloseable {
         try {
             flush();
         } catch (Throwable t) {
-            log.warn("could not add the deliveries of the last second to Redis ({}); will flush again in {} ms",
-                    t.toString(), FLUSH_MS);
+            log.warn("could not add the latest deliveries to Redis ({}); the series misses them, the next flush is in "
+                    + "{} ms", t.toString(), FLUSH_MS);
         }
     }
 
     /** Stops the flushes and adds what is left. */
     @Override
-    public void close() {
+    public void stop() {
+        running = false;
         timer.shutdownNow();
         try {
             timer.awaitTermination(FLUSH_MS, TimeUnit.MILLISECONDS);
@@ -93,5 +98,19 @@ public final class DeliverySeries implements MessageEvents, AutoCloseable {
             Thread.currentThread().interrupt();
         }
         flushAndLog();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /**
+     * Stops after the engine ({@code Integer.MAX_VALUE - 4096}), so it adds the last deliveries, and before the Redis
+     * connection factory (phase 0).
+     */
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 8192;
     }
 }

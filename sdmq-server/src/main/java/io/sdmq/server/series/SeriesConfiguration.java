@@ -18,9 +18,7 @@ class SeriesConfiguration {
 
     @Bean
     DeliverySeries deliverySeries(SeriesStore store, Clock clock) {
-        DeliverySeries series = new DeliverySeries(store, clock);
-        series.start();
-        return series;
+        return new DeliverySeries(store, clock);
     }
 
     @Bean
