@@ -12,6 +12,12 @@ public interface Topics {
     /** Every topic that has settings or messages, by name. */
     List<TopicView> list();
 
+    /**
+     * A page of {@link #list()}: the topics after {@code after} by name (from the first when it is null), at most
+     * {@code limit} (1..1000), each with its settings and counts; the last name of a full page asks for the next.
+     */
+    List<TopicView> page(String after, int limit);
+
     /** One topic, whether or not it has settings or messages. */
     TopicView get(String topic);
 

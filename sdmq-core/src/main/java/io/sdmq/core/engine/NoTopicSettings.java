@@ -3,6 +3,7 @@ package io.sdmq.core.engine;
 import io.sdmq.core.TopicSettings;
 import io.sdmq.core.spi.TopicStore;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -29,6 +30,11 @@ final class NoTopicSettings implements TopicStore {
     @Override
     public boolean delete(String topic) {
         return false;
+    }
+
+    @Override
+    public List<String> names(String after, int limit) {
+        return List.of();
     }
 
     @Override

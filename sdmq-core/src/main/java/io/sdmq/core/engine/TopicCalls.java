@@ -1,5 +1,6 @@
 package io.sdmq.core.engine;
 
+import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.PushRules;
 import io.sdmq.core.TopicSettings;
 import io.sdmq.core.TopicView;
@@ -13,6 +14,9 @@ import java.util.TreeSet;
 
 /** Topic settings and pause: MySQL keeps them, this instance's {@link TopicRules} is reloaded after each change. */
 final class TopicCalls implements Topics {
+    /** The most topics a page holds. */
+    static final int MAX_PAGE = 1000;
+
     private final TopicStore store;
     private final TopicRules rules;
     private final PushRules server;
@@ -32,6 +36,19 @@ final class TopicCalls implements Topics {
         TreeSet<String> names = new TreeSet<>(settings.keySet());
         names.addAll(counts.keySet());
         return names.stream().map(t -> new TopicView(t, settings.get(t), counts.getOrDefault(t, Map.of()))).toList();
+    }
+
+    @Override
+    public List<TopicView> page(String after, int limit) {
+        if (after != null) {
+            PushRules.checkTopic("after", after);
+        }
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new InvalidRequestException("limit", "must be between 1 and " + MAX_PAGE);
+        }
+        Map<String, TopicSettings> settings = rules.settings();
+        return store.names(after, limit).stream().map(t -> new TopicView(t, settings.get(t),
+                store.counts(t).getOrDefault(t, Map.of()))).toList();
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -75,6 +76,24 @@ public final class MySqlTopicStore implements TopicStore {
     @Override
     public boolean delete(String topic) {
         return update("DELETE FROM sdmq_topic WHERE topic = ?", List.of(topic)) > 0;
+    }
+
+    /**
+     * A page of the names of {@code sdmq_message} (distinct topics, read on the {@code (topic, id)} index) merged with
+     * those of {@code sdmq_topic}.
+     */
+    @Override
+    public List<String> names(String after, int limit) {
+        String from = after == null ? "" : after;
+        return query("SELECT topic FROM ((SELECT DISTINCT topic FROM sdmq_message WHERE topic > ? ORDER BY topic "
+                + "LIMIT ?) UNION (SELECT topic FROM sdmq_topic WHERE topic > ? ORDER BY topic LIMIT ?)) t "
+                + "ORDER BY topic LIMIT ?", List.of(from, limit, from, limit, limit), rs -> {
+                    List<String> names = new ArrayList<>();
+                    while (rs.next()) {
+                        names.add(rs.getString(1));
+                    }
+                    return names;
+                });
     }
 
     @Override

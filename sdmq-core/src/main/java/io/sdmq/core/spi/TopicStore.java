@@ -2,6 +2,7 @@ package io.sdmq.core.spi;
 
 import io.sdmq.core.TopicSettings;
 
+import java.util.List;
 import java.util.Map;
 
 /** The topics' settings, kept durably (a small table every instance reads every second), and their counts. */
@@ -18,6 +19,12 @@ public interface TopicStore {
 
     /** Drops a topic's settings; false when it had none. */
     boolean delete(String topic);
+
+    /**
+     * The names of the topics that have settings or messages, after {@code after} (from the first when it is null), in
+     * name order, at most {@code limit}: a page read on the indexes, never the whole table.
+     */
+    List<String> names(String after, int limit);
 
     /** Counts of messages by topic and status; of one topic, or of all when {@code topic} is null. */
     Map<String, Map<String, Long>> counts(String topic);

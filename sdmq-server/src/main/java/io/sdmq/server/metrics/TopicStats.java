@@ -34,22 +34,32 @@ public final class TopicStats {
                         Long latenessP50, Long latenessP99) {
     }
 
+    /** What is waiting to be handed out: ready messages (from Redis) and how long ago the oldest was due, in ms. */
+    public record Backlog(long ready, long oldestDueAge) {
+    }
+
     /** The topic's stats now; a topic without messages reads zeros. */
     public Stats of(String topic) {
-        PushRules.checkTopic("topic", topic);
         long now = clock.millis();
+        Backlog backlog = backlog(topic);
+        Map<String, Long> counts = queries.counts(topic);
+        TopicQueries.Deliveries deliveries = queries.deliveries(topic, now - WINDOW.toMillis(), now + 1);
+        return new Stats(topic, count(counts, MessageStatus.WAIT_PUT) + count(counts, MessageStatus.DELAY),
+                backlog.ready(), count(counts, MessageStatus.RESERVED), count(counts, MessageStatus.FINISHED),
+                count(counts, MessageStatus.DELETED), count(counts, MessageStatus.DEAD),
+                count(counts, MessageStatus.EXPIRED), backlog.oldestDueAge(), WINDOW.toMillis(),
+                deliveries.count(), deliveries.count() / (double) WINDOW.toSeconds(), deliveries.latenessP50(),
+                deliveries.latenessP99());
+    }
+
+    /** The topic's backlog now, without the counts and deliveries of {@link #of}: one MySQL read. */
+    public Backlog backlog(String topic) {
+        PushRules.checkTopic("topic", topic);
         long ready = 0;
         for (int bucket = 0; bucket < reservations.buckets(); bucket++) {
             ready += reservations.readyCount(bucket, topic);
         }
-        Map<String, Long> counts = queries.counts(topic);
-        TopicQueries.Deliveries deliveries = queries.deliveries(topic, now - WINDOW.toMillis(), now + 1);
-        return new Stats(topic, count(counts, MessageStatus.WAIT_PUT) + count(counts, MessageStatus.DELAY), ready,
-                count(counts, MessageStatus.RESERVED), count(counts, MessageStatus.FINISHED),
-                count(counts, MessageStatus.DELETED), count(counts, MessageStatus.DEAD),
-                count(counts, MessageStatus.EXPIRED), queries.oldestDueAge(topic, now), WINDOW.toMillis(),
-                deliveries.count(), deliveries.count() / (double) WINDOW.toSeconds(), deliveries.latenessP50(),
-                deliveries.latenessP99());
+        return new Backlog(ready, queries.oldestDueAge(topic, clock.millis()));
     }
 
     private static long count(Map<String, Long> counts, MessageStatus status) {

@@ -1,6 +1,7 @@
 package io.sdmq.server.security;
 
 import io.sdmq.server.config.SdmqProperties;
+import io.sdmq.server.ui.UiCookie;
 import io.sdmq.server.security.AccessRules.Caller;
 import io.sdmq.server.security.AccessRules.Role;
 import io.sdmq.server.web.ApiResponse;
@@ -28,6 +29,8 @@ import java.util.Optional;
  * Bearer-token access control and the push rate limit, in front of every path. Runs after the observation filter,
  * so rejected requests still show in {@code http.server.requests}, and before the dispatcher, so a path that has no
  * endpoint yet is guarded all the same. It leaves the caller's name and topic scope on the request for the routes.
+ * On the dashboard's paths ({@code /ui}) the token may also come in its sign-in cookie ({@link UiCookie}), and a page
+ * asked for without a valid one sends the browser to the sign-in page.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -39,6 +42,11 @@ public class AccessFilter extends OncePerRequestFilter {
     public static final String CALLER_NAME = "io.sdmq.server.security.callerName";
     /** Request attribute: the caller's {@link TopicScope}. */
     public static final String CALLER_SCOPE = "io.sdmq.server.security.callerScope";
+    /**
+     * Request attribute: {@link Boolean#TRUE} when the caller may act as an admin (every caller of an open server),
+     * so that the dashboard shows its action buttons only to those whose actions would be taken.
+     */
+    public static final String CALLER_IS_ADMIN = "io.sdmq.server.security.callerIsAdmin";
     /** The caller's name when the server has no tokens. */
     public static final String ANONYMOUS = "anonymous";
 
@@ -64,8 +72,13 @@ public class AccessFilter extends OncePerRequestFilter {
         String caller = "address " + request.getRemoteAddr();
         request.setAttribute(CALLER_NAME, ANONYMOUS);
         request.setAttribute(CALLER_SCOPE, TopicScope.EVERY_TOPIC);
+        request.setAttribute(CALLER_IS_ADMIN, rules.open());
         if (needed.isPresent() && !rules.open()) {
-            Optional<Caller> known = rules.caller(bearerToken(request));
+            Optional<Caller> known = rules.caller(token(request, path));
+            if (known.isEmpty() && AccessRules.isUi(path) && "GET".equals(request.getMethod())) {
+                response.sendRedirect(request.getContextPath() + "/ui/login");
+                return;
+            }
             if (known.isEmpty()) {
                 response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
                 reject(request, response, HttpStatus.UNAUTHORIZED, "Authorization: a valid bearer token is required");
@@ -78,6 +91,7 @@ public class AccessFilter extends OncePerRequestFilter {
             caller = known.get().name();
             request.setAttribute(CALLER_NAME, caller);
             request.setAttribute(CALLER_SCOPE, known.get().scope());
+            request.setAttribute(CALLER_IS_ADMIN, known.get().may(Role.ADMIN));
         }
         if (AccessRules.isPush(path) && !pushLimit.tryAcquire(caller)) {
             // not logged: a producer over its limit would flood the log; http.server.requests counts the 429s
@@ -89,12 +103,31 @@ public class AccessFilter extends OncePerRequestFilter {
         chain.doFilter(request, response);
     }
 
+    /** True when no token is configured: the REST API and the dashboard are open to everyone. */
+    public boolean open() {
+        return rules.open();
+    }
+
+    /**
+     * The name of the caller holding {@code token} when it may sign in to the dashboard (a viewer or admin token, as
+     * its pages need), checked as every request's token is; empty otherwise.
+     */
+    public Optional<String> dashboardCaller(String token) {
+        return rules.caller(token).filter(c -> c.may(Role.VIEWER)).map(Caller::name);
+    }
+
     private static String forbidden(Role needed) {
         if (needed == Role.VIEWER) {
             return "Authorization: this endpoint needs a viewer or admin token";
         }
         return needed == Role.ADMIN ? "Authorization: this endpoint needs an admin token"
                 : "Authorization: this endpoint needs a " + needed.name().toLowerCase(Locale.ROOT) + " or admin token";
+    }
+
+    /** The bearer token, or on the dashboard's paths where there is none, its sign-in cookie. */
+    private static String token(HttpServletRequest request, PathContainer path) {
+        String bearer = bearerToken(request);
+        return bearer == null && AccessRules.isUi(path) ? UiCookie.read(request) : bearer;
     }
 
     private static String bearerToken(HttpServletRequest request) {

@@ -40,8 +40,11 @@ final class AccessRules {
     /** Tokens shorter than this are easy to guess; the start-up log warns about them. */
     static final int MIN_LENGTH = 16;
 
-    private static final List<PathPattern> OPEN =
-            patterns("/actuator/health/**", "/v3/api-docs/**", "/swagger-ui/**", "/swagger-ui.html");
+    /** Open too: the dashboard's sign-in and sign-out, its style sheet and scripts, and the WebJars it loads. */
+    private static final List<PathPattern> OPEN = patterns("/actuator/health/**", "/v3/api-docs/**",
+            "/swagger-ui/**", "/swagger-ui.html", "/ui/login", "/ui/logout", "/ui/*.css", "/ui/*.js", "/webjars/**");
+    /** The dashboard: its pages are the viewer's, its actions (POST) the admin's, as for the REST routes. */
+    private static final List<PathPattern> UI = patterns("/ui", "/ui/**");
     private static final List<PathPattern> PUSH =
             patterns("/push", "/push/batch", "/compat/ouqiang/push", "/compat/sdmq/push");
     /** The native routes, then the compatibility routes with the role of their native counterparts. */
@@ -50,12 +53,12 @@ final class AccessRules {
     private static final List<PathPattern> CONSUMER = patterns("/get/{topic}", "/finish", "/nack", "/touch",
             "/compat/ouqiang/pop", "/compat/ouqiang/finish");
     /**
-     * What a viewer reads with GET: a message, metrics, topics, their stats and series, the search, the instances and
-     * the progress of the latest restore.
+     * What a viewer reads with GET: a message, metrics, topics, their stats and series, the search, the instances,
+     * the progress of the latest restore, and the dashboard's pages.
      */
     private static final List<PathPattern> VIEWER = patterns("/job/{id}", "/actuator/prometheus",
             "/actuator/metrics", "/actuator/metrics/{name}", "/topics", "/topics/{topic}", "/topics/{topic}/stats",
-            "/topics/{topic}/series", "/messages", "/instances", "/reStore/progress");
+            "/topics/{topic}/series", "/messages", "/instances", "/reStore/progress", "/ui", "/ui/**");
 
     private final List<Token> tokens = new ArrayList<>();
 
@@ -89,6 +92,11 @@ final class AccessRules {
             return Optional.of(Role.PRODUCER);
         }
         return Optional.of(matches(CONSUMER, path) ? Role.CONSUMER : Role.ADMIN);
+    }
+
+    /** True for the dashboard's paths, where the token may come in its cookie. */
+    static boolean isUi(PathContainer path) {
+        return matches(UI, path);
     }
 
     /** True for the paths the push rate limit counts. */

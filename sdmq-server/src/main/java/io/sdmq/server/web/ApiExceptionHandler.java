@@ -34,11 +34,11 @@ import java.util.stream.Collectors;
  * SQL or class name reaches a client.
  */
 @RestControllerAdvice
-class ApiExceptionHandler {
+public class ApiExceptionHandler {
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
     /** The status each of sdmq's own errors answers with. */
-    HttpStatus statusOf(SdmqException e) {
+    public HttpStatus statusOf(SdmqException e) {
         if (e instanceof PayloadTooLargeException) {
             return HttpStatus.CONTENT_TOO_LARGE;
         }

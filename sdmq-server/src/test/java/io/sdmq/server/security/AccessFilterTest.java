@@ -1,6 +1,8 @@
 package io.sdmq.server.security;
 
 import io.sdmq.server.config.SdmqProperties;
+import io.sdmq.server.ui.UiCookie;
+import jakarta.servlet.http.Cookie;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -17,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AccessFilterTest {
     private static final String NAMED = "orders-0123456789abcdef";
     private static final String LEGACY = "admin-0123456789abcdef";
+    private static final String VIEWER = "dashboard-0123456789abcdef";
 
     private final AccessFilter closed = filter(Map.of("sdmq.auth.admin-token", LEGACY,
             "sdmq.auth.tokens.orders-bot.secret", NAMED, "sdmq.auth.tokens.orders-bot.role", "producer",
@@ -56,6 +59,79 @@ class AccessFilterTest {
 
         assertThat(response.getStatus()).isEqualTo(403);
         assertThat(chain.getRequest()).isNull();
+    }
+
+    @Test
+    void a_dashboard_page_takes_the_token_from_its_cookie_and_says_whether_the_caller_may_act() throws Exception {
+        AccessFilter withViewer = filter(Map.of("sdmq.auth.admin-token", LEGACY,
+                "sdmq.auth.tokens.dashboard.secret", VIEWER, "sdmq.auth.tokens.dashboard.role", "viewer"));
+
+        MockHttpServletRequest viewer = signedIn(withViewer, "GET", "/ui/topics", VIEWER);
+        MockHttpServletRequest admin = signedIn(withViewer, "POST", "/ui/topics/t/pause", LEGACY);
+
+        assertThat(viewer.getAttribute(AccessFilter.CALLER_NAME)).isEqualTo("dashboard");
+        assertThat(viewer.getAttribute(AccessFilter.CALLER_IS_ADMIN)).isEqualTo(false);
+        assertThat(admin.getAttribute(AccessFilter.CALLER_IS_ADMIN)).isEqualTo(true);
+    }
+
+    @Test
+    void a_viewer_cookie_may_not_act_on_the_dashboard() throws Exception {
+        AccessFilter withViewer = filter(Map.of("sdmq.auth.tokens.dashboard.secret", VIEWER,
+                "sdmq.auth.tokens.dashboard.role", "viewer"));
+        MockHttpServletRequest request = request("POST", "/ui/topics/t/pause", null);
+        request.setCookies(cookie(VIEWER));
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        MockFilterChain chain = new MockFilterChain();
+
+        withViewer.doFilter(request, response, chain);
+
+        assertThat(response.getStatus()).isEqualTo(403);
+        assertThat(chain.getRequest()).isNull();
+    }
+
+    @Test
+    void a_dashboard_page_without_a_valid_cookie_sends_the_browser_to_sign_in() throws Exception {
+        for (String token : new String[] {null, "wrong-0123456789abcdef"}) {
+            MockHttpServletRequest request = request("GET", "/ui/topics", null);
+            if (token != null) {
+                request.setCookies(cookie(token));
+            }
+            MockHttpServletResponse response = new MockHttpServletResponse();
+            MockFilterChain chain = new MockFilterChain();
+
+            closed.doFilter(request, response, chain);
+
+            assertThat(response.getRedirectedUrl()).isEqualTo("/ui/login");
+            assertThat(chain.getRequest()).isNull();
+        }
+    }
+
+    @Test
+    void the_cookie_counts_on_the_dashboard_only_never_on_the_rest_api() throws Exception {
+        MockHttpServletRequest request = request("POST", "/messages/requeue", null);
+        request.setCookies(cookie(LEGACY));
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        MockFilterChain chain = new MockFilterChain();
+
+        closed.doFilter(request, response, chain);
+
+        assertThat(response.getStatus()).isEqualTo(401);
+        assertThat(chain.getRequest()).isNull();
+    }
+
+    private static MockHttpServletRequest signedIn(AccessFilter filter, String method, String path, String token)
+            throws Exception {
+        MockHttpServletRequest request = request(method, path, null);
+        request.setCookies(cookie(token));
+        MockFilterChain chain = new MockFilterChain();
+        filter.doFilter(request, new MockHttpServletResponse(), chain);
+        assertThat(chain.getRequest()).as("passed the filter").isSameAs(request);
+        return request;
+    }
+
+    private static Cookie cookie(String token) {
+        String header = UiCookie.signIn(token, false);
+        return new Cookie(UiCookie.NAME, header.substring(header.indexOf('=') + 1, header.indexOf(';')));
     }
 
     private static MockHttpServletRequest call(AccessFilter filter, String method, String path, String token)

@@ -62,6 +62,21 @@ class AccessRulesTest {
     }
 
     @Test
+    void dashboard_pages_are_the_viewers_its_actions_the_admins_and_signing_in_and_its_assets_are_open() {
+        for (String page : List.of("/ui", "/ui/topics", "/ui/topics/orders", "/ui/messages/1", "/ui/dead")) {
+            assertThat(AccessRules.requiredRole("GET", PathContainer.parsePath(page))).as(page).hasValue(Role.VIEWER);
+            assertThat(AccessRules.requiredRole("POST", PathContainer.parsePath(page))).as(page).hasValue(Role.ADMIN);
+        }
+        for (String open : List.of("/ui/login", "/ui/logout", "/ui/ui.css", "/ui/charts.js",
+                "/webjars/htmx.org/dist/htmx.min.js")) {
+            assertThat(AccessRules.requiredRole("POST", PathContainer.parsePath(open))).as(open).isEmpty();
+            assertThat(AccessRules.requiredRole("GET", PathContainer.parsePath(open))).as(open).isEmpty();
+        }
+        assertThat(AccessRules.isUi(PathContainer.parsePath("/ui/topics"))).isTrue();
+        assertThat(AccessRules.isUi(PathContainer.parsePath("/topics"))).isFalse();
+    }
+
+    @Test
     void a_path_is_matched_as_the_dispatcher_routes_it_its_segments_decoded_once() {
         assertThat(role("/get/x%25y")).hasValue(Role.CONSUMER);
         assertThat(role("/get/x%2525")).hasValue(Role.CONSUMER);
