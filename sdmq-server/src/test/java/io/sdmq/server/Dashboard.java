@@ -107,14 +107,18 @@ final class Dashboard implements AutoCloseable {
         return headers.replaceAll("^.*\"X-CSRF-Token\":\\s*\"([^\"]+)\".*$", "$1");
     }
 
-    /** Saves a screenshot of the page to {@code docs/screenshots/<name>.png}, in Chromium only. */
+    /**
+     * Saves a screenshot of the page to {@code target/screenshots/<name>.png}, in Chromium only; to
+     * {@code <dir>/<name>.png} with {@code -Dsdmq.test.screenshots=<dir>} (the README's pictures are refreshed with
+     * {@code -Dsdmq.test.screenshots=../docs/screenshots}).
+     */
     void screenshot(String name) {
         if (!Browsers.chromium()) {
             return;
         }
         Path file = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE).toPath();
         try {
-            Path target = Path.of("..", "docs", "screenshots", name + ".png");
+            Path target = Path.of(System.getProperty("sdmq.test.screenshots", "target/screenshots"), name + ".png");
             Files.createDirectories(target.getParent());
             Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
