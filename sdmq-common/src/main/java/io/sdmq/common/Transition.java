@@ -12,9 +12,10 @@ package io.sdmq.common;
  * @param dueTime   the message's new due time, or null when unchanged
  * @param thread    the thread that made the change
  * @param note      a short free-text reason, or null
+ * @param host      the host of the instance that wrote it, as read back from the status log; null before it is written
  */
 public record Transition(long messageId, MessageStatus from, MessageStatus to, long changedAt, String bucket,
-                         Integer attempts, Long dueTime, String thread, String note) {
+                         Integer attempts, Long dueTime, String thread, String note, String host) {
 
     public Transition {
         if (to == null) {
@@ -25,6 +26,12 @@ public record Transition(long messageId, MessageStatus from, MessageStatus to, l
         }
     }
 
+    /** A transition not yet written: the status log records the writing instance's host. */
+    public Transition(long messageId, MessageStatus from, MessageStatus to, long changedAt, String bucket,
+                      Integer attempts, Long dueTime, String thread, String note) {
+        this(messageId, from, to, changedAt, bucket, attempts, dueTime, thread, note, null);
+    }
+
     /** A transition made now by the calling thread. */
     public static Transition of(long messageId, MessageStatus from, MessageStatus to, long changedAt, String bucket) {
         return new Transition(messageId, from, to, changedAt, bucket, null, null,
@@ -32,14 +39,14 @@ public record Transition(long messageId, MessageStatus from, MessageStatus to, l
     }
 
     public Transition withAttempts(int newAttempts) {
-        return new Transition(messageId, from, to, changedAt, bucket, newAttempts, dueTime, thread, note);
+        return new Transition(messageId, from, to, changedAt, bucket, newAttempts, dueTime, thread, note, host);
     }
 
     public Transition withDueTime(long newDueTime) {
-        return new Transition(messageId, from, to, changedAt, bucket, attempts, newDueTime, thread, note);
+        return new Transition(messageId, from, to, changedAt, bucket, attempts, newDueTime, thread, note, host);
     }
 
     public Transition withNote(String newNote) {
-        return new Transition(messageId, from, to, changedAt, bucket, attempts, dueTime, thread, newNote);
+        return new Transition(messageId, from, to, changedAt, bucket, attempts, dueTime, thread, newNote, host);
     }
 }

@@ -52,6 +52,7 @@ class DashboardIT {
         properties.put("sdmq.auth.tokens.orders-viewer.role", "viewer");
         properties.put("sdmq.auth.tokens.orders-viewer.topics", "orders.*");
         properties.put("sdmq.consumer.max-wait", "2s");
+        properties.put("sdmq.host", "dashboard-host-1");
         watched = WatchedServer.start(properties);
         server = watched.server();
     }
@@ -132,6 +133,8 @@ class DashboardIT {
                 ui.open("/ui/messages/" + id);
                 assertThat(ui.text("#history")).contains("WAIT_PUT", "READY → RESERVED", "RESERVED → FINISHED");
             });
+            assertThat(ui.text("#history thead")).contains("host");
+            assertThat(ui.text("#history tbody")).contains("dashboard-host-1");
         }
     }
 

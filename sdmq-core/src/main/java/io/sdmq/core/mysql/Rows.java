@@ -56,7 +56,7 @@ final class Rows {
     static Transition transition(StatusLogRow r) {
         MessageStatus from = r.fromStatus() == null ? null : MessageStatus.valueOf(r.fromStatus());
         return new Transition(r.messageId(), from, MessageStatus.valueOf(r.toStatus()), epochMs(r.changedAt()),
-                r.bucket(), null, null, r.thread(), r.note());
+                r.bucket(), null, null, r.thread(), r.note(), r.host());
     }
 
     static LocalDateTime utc(long epochMs) {

@@ -157,7 +157,7 @@ class LiteralSqlIT {
     private void record(Transition t) {
         statuses.put(t.messageId(), t.to());
         rows.computeIfAbsent(t.messageId(), id -> new ArrayList<>()).add(new Transition(t.messageId(), t.from(),
-                t.to(), t.changedAt(), t.bucket(), null, null, t.thread(), t.note()));
+                t.to(), t.changedAt(), t.bucket(), null, null, t.thread(), t.note(), host));
     }
 
     private void readBack(Message m) throws SQLException {

@@ -38,6 +38,11 @@ class MySqlMessageLogIT extends MessageLogContract {
     private final List<HikariDataSource> dataSources = new ArrayList<>();
 
     @Override
+    protected String loggedHost() {
+        return HOST;
+    }
+
+    @Override
     protected MessageLog newLog() {
         HikariDataSource dataSource = (HikariDataSource) TestServices.freshDatabase().dataSource();
         dataSources.add(dataSource);

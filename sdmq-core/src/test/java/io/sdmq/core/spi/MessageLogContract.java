@@ -44,6 +44,11 @@ public abstract class MessageLogContract {
     /** A new log over an empty store. */
     protected abstract MessageLog newLog();
 
+    /** The host the log's history names as the writer of every row; null for a log that keeps none. */
+    protected String loggedHost() {
+        return null;
+    }
+
     @BeforeEach
     void openLog() {
         log = newLog();
@@ -60,7 +65,7 @@ public abstract class MessageLogContract {
         assertThat(log.find(keyed.id())).contains(new StoredMessage(keyed, WAIT_PUT, T0));
         assertThat(log.find(plain.id())).contains(new StoredMessage(plain, WAIT_PUT, T0));
         assertThat(log.history(keyed.id())).containsExactly(
-                new Transition(keyed.id(), null, WAIT_PUT, T0, null, null, null, currentThread(), null));
+                asLogged(new Transition(keyed.id(), null, WAIT_PUT, T0, null, null, null, currentThread(), null)));
     }
 
     @Test
@@ -163,7 +168,7 @@ public abstract class MessageLogContract {
         assertThat(now.status()).isEqualTo(RESERVED);
         assertThat(now.updateTime()).isEqualTo(T0 + 2);
         assertThat(log.history(m.id())).containsExactly(
-                new Transition(m.id(), null, WAIT_PUT, T0, null, null, null, currentThread(), null),
+                asLogged(new Transition(m.id(), null, WAIT_PUT, T0, null, null, null, currentThread(), null)),
                 asLogged(delay), asLogged(ready), asLogged(reserved));
     }
 
@@ -594,9 +599,9 @@ public abstract class MessageLogContract {
         return now.status() + "@" + now.updateTime();
     }
 
-    private static Transition asLogged(Transition t) {
+    private Transition asLogged(Transition t) {
         return new Transition(t.messageId(), t.from(), t.to(), t.changedAt(), t.bucket(), null, null, t.thread(),
-                t.note());
+                t.note(), loggedHost());
     }
 
     private static String currentThread() {

@@ -81,10 +81,10 @@ class MessagePages {
     }
 
     /** One status change as the history shows it. */
-    record Step(Instant at, String move, String bucket, String thread, String note) {
+    record Step(Instant at, String move, String bucket, String host, String thread, String note) {
         static Step of(Transition t) {
             return new Step(Instant.ofEpochMilli(t.changedAt()), (t.from() == null ? "" : t.from().name() + " → ")
-                    + t.to().name(), t.bucket(), t.thread(), t.note());
+                    + t.to().name(), t.bucket(), t.host(), t.thread(), t.note());
         }
     }
 

@@ -60,10 +60,10 @@ class AdminController {
     }
 
     /** One status change. */
-    record Step(String from, String to, long changedAt, String bucket, String thread, String note) {
+    record Step(String from, String to, long changedAt, String bucket, String host, String thread, String note) {
         static Step of(Transition t) {
             return new Step(t.from() == null ? null : t.from().name(), t.to().name(), t.changedAt(), t.bucket(),
-                    t.thread(), t.note());
+                    t.host(), t.thread(), t.note());
         }
     }
 }
