@@ -17,7 +17,7 @@ record SendLimits(Duration timeout, int concurrency) {
         }
     }
 
-    /** The limits of stored delivery settings, which every {@link SinkType#check} fills in: timeout (ms), concurrency. */
+    /** The limits of stored settings, which every {@link SinkType#check} fills in: timeout (ms), concurrency. */
     static SendLimits of(Map<String, Object> delivery) {
         return new SendLimits(Duration.ofMillis(((Number) delivery.get("timeout")).longValue()),
                 ((Number) delivery.get("concurrency")).intValue());
