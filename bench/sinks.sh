@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Push delivery (W8): builds the server and the bench, starts the server jar on the local Redis and MariaDB (fresh
-# database and key prefix) with webhooks to 127.0.0.1 allowed and the local RabbitMQ, warms it up, then runs W8 in
+# database and key prefix) with webhooks to 127.0.0.1 allowed and the local RabbitMQ, warms it up (the pull workloads,
+# then a small W8 to each sink side), then runs W8 in
 # rounds, each side in turn: consumers that poll, a webhook receiver in the bench process, a RabbitMQ queue the bench
 # consumes. Each run pushes N messages due uniformly over 10 s (after a lead that covers the pushes); the receiver's
 # clock gives the lateness. Results go to a new file in bench/results/.
@@ -10,6 +11,8 @@
 #   SINK_ROUNDS   rounds of the three sides (default 2)
 #   SINK_SIDES    the sides, in each round's order (default "pull webhook rabbitmq")
 #   RABBITMQ_URL  the broker (default amqp://guest:guest@127.0.0.1:5672; the server gets its host and port)
+#   SINK_SERVER_JAR  the server jar to run (default the one this build makes), e.g. an older build for an A/B pair
+#   SINK_SERVER_ARGS more server arguments, e.g. "--sdmq.delivery.batch=500"
 #
 # All traffic stays on 127.0.0.1 (port 18096).
 set -euo pipefail
@@ -28,8 +31,10 @@ LOAD_START=$(uptime)
 echo "building (mvnw package)"
 ./mvnw -q -DskipTests package
 JAVA_OPTS="-XX:+UseParallelGC"
-SERVER_EXTRA_ARGS=(--sdmq.delivery.webhook.allowed-hosts=127.0.0.1 --spring.rabbitmq.addresses="$RABBITMQ_URL")
-start_side sdmq-server/target/sdmq-server-0.1.0-SNAPSHOT.jar sinks 18096 sdmq_sinks sinks
+# shellcheck disable=SC2206 # SINK_SERVER_ARGS is a list of arguments
+SERVER_EXTRA_ARGS=(--sdmq.delivery.webhook.allowed-hosts=127.0.0.1 --spring.rabbitmq.addresses="$RABBITMQ_URL"
+    ${SINK_SERVER_ARGS:-})
+start_side "${SINK_SERVER_JAR:-sdmq-server/target/sdmq-server-0.1.0-SNAPSHOT.jar}" sinks 18096 sdmq_sinks sinks
 RESULTS=$OUT/results.jsonl
 PIDS=(--mariadb-pid "$(pgrep -x mariadbd | head -1)" --redis-pid "$(pgrep -x redis-server | head -1)")
 : >"$OUT/commands.txt"
@@ -37,6 +42,13 @@ sdmq() {
     bench_jvm "${BENCH_TARGET[@]}" "$@" >>"$OUT/bench.log" 2>&1
 }
 warm_up sdmq
+# and each sink's own path (its client, the dispatcher), which the pull workloads leave cold: W8 small, not reported
+for side in $SIDES; do
+    if [ "$side" != pull ]; then
+        sdmq --workload W8 --messages 20000 --spread 4 --label "warmup-$side" --sink "$side" \
+            --rabbitmq "$RABBITMQ_URL" --out "$OUT/warmup.jsonl"
+    fi
+done
 for round in $(seq "$ROUNDS"); do
     for side in $SIDES; do
         echo "round $round: $side"

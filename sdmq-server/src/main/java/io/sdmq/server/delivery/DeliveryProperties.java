@@ -10,7 +10,8 @@ import java.util.List;
  * Push delivery, under {@code sdmq.delivery.*}. The brokers' connections are Spring Boot's own properties
  * ({@code spring.rabbitmq.*}, {@code spring.kafka.*}).
  *
- * @param batch        most messages a topic's dispatcher takes in one pop (100)
+ * @param batch        most messages a topic's dispatcher takes in one pop (100); at most
+ *                     {@code sdmq.consumer.max-count}
  * @param refresh      how often each instance looks for topics whose delivery changed (1s)
  * @param shutdownWait how long a stopping instance waits for the sends under way before it leaves them to their
  *                     reservations' end (30s)

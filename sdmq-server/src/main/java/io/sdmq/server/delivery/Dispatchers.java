@@ -3,6 +3,7 @@ package io.sdmq.server.delivery;
 import io.sdmq.common.Daemons;
 import io.sdmq.common.InvalidRequestException;
 import io.sdmq.core.Consumer;
+import io.sdmq.core.EngineSettings;
 import io.sdmq.core.TopicSettings;
 import io.sdmq.core.Topics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -45,8 +46,17 @@ public class Dispatchers implements SmartLifecycle {
     private volatile int delivering;
     private volatile boolean stopping;
 
+    /**
+     * Fails when {@code sdmq.delivery.batch} is above what one pop may take ({@code sdmq.consumer.max-count}): a
+     * dispatcher pops as a consumer does, and every pop of a sink with more room would be refused.
+     */
     Dispatchers(Topics topics, Consumer consumer, DeliveryTargets targets, DeliveryProperties properties,
-                Clock clock, MeterRegistry registry) {
+                EngineSettings engine, Clock clock, MeterRegistry registry) {
+        if (properties.batch() > engine.maxPopCount()) {
+            throw new IllegalArgumentException("sdmq.delivery.batch: must be at most sdmq.consumer.max-count ("
+                    + engine.maxPopCount() + "), since a dispatcher pops as a consumer does; not "
+                    + properties.batch());
+        }
         this.registry = registry;
         this.topics = topics;
         this.consumer = consumer;

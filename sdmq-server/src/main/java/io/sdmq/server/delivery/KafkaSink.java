@@ -17,7 +17,6 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.ProducerListener;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -41,18 +40,14 @@ final class KafkaSink implements Sink {
 
     private final String topic;
     private final String kafkaTopic;
-    private final Duration timeout;
-    private final int concurrency;
     private final long blockLimitNanos;
     private final DefaultKafkaProducerFactory<String, byte[]> producers;
     private final KafkaTemplate<String, byte[]> template;
     private final ExecutorService sender;
 
-    KafkaSink(String topic, String kafkaTopic, int timeoutMs, int concurrency, Map<String, Object> producerProperties) {
+    KafkaSink(String topic, String kafkaTopic, int timeoutMs, Map<String, Object> producerProperties) {
         this.topic = topic;
         this.kafkaTopic = kafkaTopic;
-        this.timeout = Duration.ofMillis(timeoutMs);
-        this.concurrency = concurrency;
         this.blockLimitNanos = TimeUnit.MILLISECONDS.toNanos(blockLimitMs(timeoutMs));
         this.producers = new DefaultKafkaProducerFactory<>(producerProperties, new StringSerializer(),
                 new ByteArraySerializer());
@@ -72,21 +67,9 @@ final class KafkaSink implements Sink {
     }
 
     @Override
-    public Duration timeout() {
-        return timeout;
-    }
-
-    @Override
-    public int concurrency() {
-        return concurrency;
-    }
-
-    @Override
     public CompletableFuture<Sent> send(Message message) {
         long calledAt = System.nanoTime();
         CompletableFuture<Sent> outcome = new CompletableFuture<>();
-        outcome.completeOnTimeout(Sent.retry("Kafka did not acknowledge within " + timeout.toMillis() + " ms"),
-                timeout.toMillis(), TimeUnit.MILLISECONDS);
         try {
             sender.execute(() -> produce(message, calledAt, outcome));
         } catch (RejectedExecutionException e) {

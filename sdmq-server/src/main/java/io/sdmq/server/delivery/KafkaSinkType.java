@@ -61,7 +61,6 @@ public class KafkaSinkType implements SinkType {
         }
         int timeoutMs = ((Number) delivery.get("timeout")).intValue();
         return new KafkaSink(topic, (String) delivery.get("topic"), timeoutMs,
-                ((Number) delivery.get("concurrency")).intValue(),
                 producerProperties(factory.getConfigurationProperties(), topic, timeoutMs));
     }
 

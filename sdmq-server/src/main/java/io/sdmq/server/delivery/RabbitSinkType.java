@@ -3,7 +3,6 @@ package io.sdmq.server.delivery;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.stereotype.Component;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -55,8 +54,7 @@ public class RabbitSinkType implements SinkType {
                     + "spring.rabbitmq.publisher-confirm-type=correlated and spring.rabbitmq.publisher-returns=true");
         }
         String routingKey = (String) delivery.get("routingKey");
-        Duration timeout = Duration.ofMillis(((Number) delivery.get("timeout")).longValue());
         return new RabbitSink(connectionFactory, topic, (String) delivery.get("exchange"),
-                routingKey == null ? topic : routingKey, timeout, ((Number) delivery.get("concurrency")).intValue());
+                routingKey == null ? topic : routingKey);
     }
 }

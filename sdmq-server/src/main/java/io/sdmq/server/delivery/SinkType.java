@@ -16,7 +16,8 @@ public interface SinkType {
      * The delivery settings checked, with defaults filled in, as they are to be stored; throws an
      * {@link io.sdmq.common.InvalidRequestException} naming the first bad field ({@code delivery.url}, …) and its
      * rule. {@code delivery} holds {@code type} and the fields as the admin sent them (JSON values: String, Number,
-     * Boolean, List, Map).
+     * Boolean, List, Map). Every type's checked settings hold {@code timeout} (ms) and {@code concurrency}, which the
+     * dispatcher enforces ({@link SendLimits}).
      */
     Map<String, Object> check(Map<String, Object> delivery);
 

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One topic's push delivery on this instance: a thread that pops the topic's due messages as the sink has room for
  * them (the topic's pause, rate and in-flight limits apply to these pops as to any), holds each reservation for the
- * sink's timeout and a margin before sending it, and hands every outcome to {@link Acknowledgements}. Every instance
+ * sink's timeout and a margin, hands each pop's messages to the sink together ({@link Sink#sendAll}), ends a send
+ * still under way at the timeout as a failed one, and hands every outcome to {@link Acknowledgements}. Every instance
  * runs one per push topic; the pops share the messages out, and a message is never sent twice while its send is under
  * way, since its reservation outlasts the send.
  */
@@ -39,6 +40,9 @@ final class TopicDispatcher {
     private final String topic;
     private final Map<String, Object> delivery;
     private final Sink sink;
+    private final SendLimits limits;
+    /** The outcome of a send that takes longer than the sink's timeout. */
+    private final Sent timedOut;
     private final Consumer consumer;
     private final Acknowledgements acks;
     private final Clock clock;
@@ -53,11 +57,14 @@ final class TopicDispatcher {
         this.topic = topic;
         this.delivery = delivery;
         this.sink = sink;
+        this.limits = SendLimits.of(delivery);
+        this.timedOut = Sent.retry(delivery.get("type") + ": no answer within " + limits.timeout().toMillis()
+                + " ms");
         this.consumer = consumer;
         this.acks = acks;
         this.clock = clock;
         this.batch = batch;
-        this.room = new Semaphore(sink.concurrency());
+        this.room = new Semaphore(limits.concurrency());
         for (Sent.Outcome outcome : Sent.Outcome.values()) {
             sends.put(outcome, Timer.builder("sdmq.delivery.send").description("sends of push deliveries, by outcome")
                     .tag("topic", topic).tag("type", String.valueOf(delivery.get("type")))
@@ -88,17 +95,29 @@ final class TopicDispatcher {
         }
     }
 
-    /**
-     * Waits for room, pops up to as many messages as there is room for, holds and sends them. While the sink is busy,
-     * room that frees up is gathered for up to {@link #GATHER} (until half the sink's concurrency is free), so that a
-     * pop and a hold serve many sends, not one each.
-     */
+    /** Waits for room, pops up to as much as there is, holds the messages past their sends and sends them. */
     private void dispatchOnce() throws InterruptedException, ExecutionException {
-        if (!room.tryAcquire(POLL.toMillis(), TimeUnit.MILLISECONDS)) {
+        int wanted = gatherRoom();
+        if (wanted == 0) {
             return;
         }
+        List<Message> held = popAndHold(wanted);
+        if (!held.isEmpty()) {
+            send(held);
+        }
+    }
+
+    /**
+     * Takes room for the next pop: 0 when none frees up within {@link #POLL}. While the sink is busy, room that frees
+     * up is gathered for up to {@link #GATHER} (until half the sink's concurrency is free), so that a pop, a hold and
+     * a {@link Sink#sendAll} serve many messages, not one each.
+     */
+    private int gatherRoom() throws InterruptedException {
+        if (!room.tryAcquire(POLL.toMillis(), TimeUnit.MILLISECONDS)) {
+            return 0;
+        }
         int free = 1 + room.drainPermits();
-        int enough = Math.min(batch, Math.max(1, sink.concurrency() / 2));
+        int enough = Math.min(batch, Math.max(1, limits.concurrency() / 2));
         long gatherUntil = System.nanoTime() + GATHER.toNanos();
         while (free < enough && System.nanoTime() < gatherUntil) {
             if (room.tryAcquire(1, TimeUnit.MILLISECONDS)) {
@@ -107,6 +126,11 @@ final class TopicDispatcher {
         }
         int wanted = Math.min(free, batch);
         room.release(free - wanted);
+        return wanted;
+    }
+
+    /** Pops up to {@code wanted} messages and holds them past their sends; gives back the room of the others. */
+    private List<Message> popAndHold(int wanted) throws InterruptedException, ExecutionException {
         List<Message> got;
         try {
             got = consumer.pop(topic, wanted, POLL, Duration.ZERO).get();
@@ -116,28 +140,36 @@ final class TopicDispatcher {
         }
         room.release(wanted - got.size());
         if (got.isEmpty()) {
-            return;
+            return got;
         }
-        List<Long> ids = got.stream().map(Message::id).toList();
         List<Boolean> held;
         try {
-            held = consumer.holdUntil(topic, ids, clock.millis() + sink.timeout().plus(MARGIN).toMillis());
+            held = consumer.holdUntil(topic, got.stream().map(Message::id).toList(),
+                    clock.millis() + limits.timeout().plus(MARGIN).toMillis());
         } catch (RuntimeException e) {
             // not held: not sent; each comes back after its own TTR
             room.release(got.size());
             throw e;
         }
-        List<Message> sending = new ArrayList<>(got.size());
+        List<Message> holding = new ArrayList<>(got.size());
         for (int i = 0; i < got.size(); i++) {
             if (held.get(i)) {
-                sending.add(got.get(i));
+                holding.add(got.get(i));
             } else {
                 room.release();
             }
         }
-        for (Message m : sending) {
-            long start = System.nanoTime();
-            send(m).whenComplete((sent, failure) -> {
+        return holding;
+    }
+
+    /** Hands the messages to the sink together; each outcome, or a failure at the timeout, frees its room. */
+    private void send(List<Message> messages) {
+        long start = System.nanoTime();
+        List<CompletableFuture<Sent>> outcomes = sendAll(messages);
+        long left = Math.max(0, limits.timeout().toNanos() - (System.nanoTime() - start));
+        for (int i = 0; i < messages.size(); i++) {
+            Message m = messages.get(i);
+            outcomes.get(i).completeOnTimeout(timedOut, left, TimeUnit.NANOSECONDS).whenComplete((sent, failure) -> {
                 room.release();
                 Sent outcome = failure == null ? sent : Sent.retry("send failed: " + failure);
                 sends.get(outcome.outcome()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
@@ -146,12 +178,17 @@ final class TopicDispatcher {
         }
     }
 
-    /** The sink's send; one that throws instead of answering a future is a failed send. */
-    private CompletableFuture<Sent> send(Message m) {
+    /** The sink's sends; a sink that throws, or answers a wrong number of outcomes, failed to send them all. */
+    private List<CompletableFuture<Sent>> sendAll(List<Message> messages) {
         try {
-            return sink.send(m);
+            List<CompletableFuture<Sent>> outcomes = sink.sendAll(messages);
+            if (outcomes.size() != messages.size()) {
+                throw new IllegalStateException("the sink answered " + outcomes.size() + " outcomes for "
+                        + messages.size() + " messages, a bug");
+            }
+            return outcomes;
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+            return messages.stream().map(m -> CompletableFuture.<Sent>failedFuture(e)).toList();
         }
     }
 
@@ -172,7 +209,7 @@ final class TopicDispatcher {
         running = false;
         try {
             thread.join(POLL.toMillis() * 3);
-            int concurrency = sink.concurrency();
+            int concurrency = limits.concurrency();
             if (room.tryAcquire(concurrency, wait.toMillis(), TimeUnit.MILLISECONDS)) {
                 room.release(concurrency);
             } else {

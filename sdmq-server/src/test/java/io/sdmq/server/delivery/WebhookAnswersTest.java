@@ -2,19 +2,10 @@ package io.sdmq.server.delivery;
 
 import org.junit.jupiter.api.Test;
 
-import javax.net.ssl.SSLSession;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpHeaders;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,36 +58,7 @@ class WebhookAnswersTest {
                 .isEqualTo(Sent.retry("webhook 404 no such hook"));
     }
 
-    private static HttpResponse<String> answer(int status, String body, Map<String, String> headers) {
-        Map<String, List<String>> all = new HashMap<>();
-        headers.forEach((name, value) -> all.put(name, List.of(value)));
-        return new Answer(status, body, HttpHeaders.of(all, (name, value) -> true));
-    }
-
-    private record Answer(int statusCode, String body, HttpHeaders headers) implements HttpResponse<String> {
-        @Override
-        public HttpRequest request() {
-            return HttpRequest.newBuilder(uri()).build();
-        }
-
-        @Override
-        public Optional<HttpResponse<String>> previousResponse() {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<SSLSession> sslSession() {
-            return Optional.empty();
-        }
-
-        @Override
-        public URI uri() {
-            return URI.create("http://127.0.0.1/hook");
-        }
-
-        @Override
-        public HttpClient.Version version() {
-            return HttpClient.Version.HTTP_1_1;
-        }
+    private static WebhookAnswers.Answer answer(int status, String body, Map<String, String> headers) {
+        return new WebhookAnswers.Answer(status, headers.get("Retry-After"), body);
     }
 }
