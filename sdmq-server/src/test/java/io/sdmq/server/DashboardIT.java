@@ -167,6 +167,21 @@ class DashboardIT {
     }
 
     @Test
+    void dead_letters_are_deleted_in_bulk_after_a_confirmation() {
+        long first = deadMessage("dash.discard");
+        long second = deadMessage("dash.discard");
+        try (Dashboard ui = new Dashboard(server.http().base())) {
+            ui.signIn(ADMIN).open("/ui/dead?topic=dash.discard&status=DEAD");
+            ui.click("#delete-all");
+            assertThat(ui.text("#confirm")).contains("delete every DEAD message of topic dash.discard");
+            assertThat(status(first)).isEqualTo("DEAD");
+            ui.click("#confirm-bulk");
+            assertThat(ui.waitForText(".result.done", "delete")).isEqualTo("delete: 2 matched, 2 changed");
+        }
+        assertThat(List.of(status(first), status(second))).containsOnly("DELETED");
+    }
+
+    @Test
     void a_topics_charts_show_its_deliveries_of_the_last_hour_minute_by_minute() {
         push("dash.chart", null, 0, null);
         push("dash.chart", null, 0, null);
@@ -230,6 +245,7 @@ class DashboardIT {
             assertThat(ui.has("#requeue") || ui.has("#delete") || ui.has("#run-now")).isFalse();
             ui.open("/ui/dead?topic=dash.viewer");
             assertThat(ui.has("#requeue-all")).isFalse();
+            assertThat(ui.has("#delete-all")).isFalse();
 
             String cookie = ui.cookie();
             String csrf = ui.csrf();
