@@ -23,11 +23,13 @@
 #   BENCH_JAVA_OPTS  extra options of the bench JVMs, e.g. an -agentpath for async-profiler to profile the client
 #   AB_PROFILE       1 attaches async-profiler (AB_PROFILER_LIB, libasyncProfiler.so from the
 #                    tools.profiler:async-profiler jar) over the measured workloads, collapsed stacks per thread
+#   AB_PORT, AB_DB   the server's port (default 18090) and fresh database (default sdmq_ab): others, for a run beside
+#                    another one on the same host
 #   AB_PROFILE_EVENT the profiler's event (default cpu; wall samples threads that wait too, to see what they wait on)
 #                    (alloc samples allocations; the interval of 1ms then reads as about 1 MB between samples)
 #
 # The bench jar comes from sdmq-bench/target (./mvnw -q -DskipTests package). All traffic stays on
-# 127.0.0.1 (port 18090); raw files go to sdmq-bench/target/ab/<label>-<time>/.
+# 127.0.0.1 (port 18090 unless AB_PORT says otherwise); raw files go to sdmq-bench/target/ab/<label>-<time>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,7 +39,7 @@ cd "$(dirname "$0")/.."
 JAVA_OPTS="-XX:+UseParallelGC ${AB_JAVA_OPTS:-}"
 # shellcheck disable=SC2206 # a list of arguments
 SERVER_EXTRA_ARGS=(${AB_SERVER_ARGS:-})
-start_side "$1" "$2" 18090 sdmq_ab ab
+start_side "$1" "$2" "${AB_PORT:-18090}" "${AB_DB:-sdmq_ab}" ab
 SERVER_PIDS=$SERVER_PID
 if [ "${AB_INSTANCES:-1}" = 2 ]; then
     launch_server $((PORT + 1)) "$OUT/server-2.log"
@@ -77,7 +79,7 @@ for workload in ${AB_WORKLOADS:-W1:10000 W3:30}; do
     after="$(cpu_ticks $SERVER_PIDS)"
     echo "$before $after" | awk -v label="$LABEL $workload" -v hz="$HZ" \
         '{ printf "%s: CPU s server %.2f, mariadb %.2f, redis %.2f\n", label, ($4-$1)/hz, ($5-$2)/hz, ($6-$3)/hz }'
-    tail -1 "$OUT/results.jsonl" | tr -d '{}"' | tr ',' '\n' | grep -E '^(pushRate|callsPerMessage|pushCallP50Ms|latenessP50Ms|latenessP99Ms|latenessP999Ms|lastDeliveryAfterDueSecondMs|lost|early|duplicates|finishCallAvgMs|idsPerFinish|restoreRate|restored|requeueRate|requeued|deliveryRate|benchCpuSeconds):' | paste -sd ' ' | sed 's/^/  /'
+    tail -1 "$OUT/results.jsonl" | tr -d '{}"' | tr ',' '\n' | grep -E '^(pushRate|callsPerMessage|pushCallP50Ms|latenessP50Ms|latenessP99Ms|latenessP999Ms|lastDeliveryAfterDueSecondMs|lost|early|duplicates|finishCallAvgMs|idsPerFinish|restoreRate|restored|requeueRate|requeued|missing|requeueServerCpuSeconds|requeueMariadbCpuSeconds|requeueRedisCpuSeconds|deliveryRate|benchCpuSeconds):' | paste -sd ' ' | sed 's/^/  /'
 done
 [ "${AB_PROFILE:-0}" = 1 ] && profiler "stop,collapsed,file=$(realpath "$OUT")/profile.txt"
 echo "raw files in $OUT"

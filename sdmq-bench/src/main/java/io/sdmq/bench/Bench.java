@@ -53,8 +53,6 @@ import java.util.Map;
  */
 public final class Bench {
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    /** USER_HZ of Linux on every common platform; /proc/PID/stat counts CPU time in these. */
-    private static final int CLOCK_TICKS = 100;
 
     private Bench() {
     }
@@ -135,13 +133,6 @@ public final class Bench {
         }
     }
 
-    /** CPU time (user + system) of a process, in clock ticks, from /proc (Linux). */
-    private static long cpuTicks(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-    }
-
     private static long benchCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
@@ -155,26 +146,16 @@ public final class Bench {
         result.put("label", options.text("label", workload));
         result.put("scale", options.text("scale", "1"));
         result.put("date", Instant.now().toString());
-        Map<String, Long> pids = new LinkedHashMap<>();
-        Map<String, Long> ticks = new LinkedHashMap<>();
-        for (String process : new String[] {"server", "mariadb", "redis"}) {
-            long pid = options.integer(process + "-pid", 0);
-            if (pid > 0) {
-                pids.put(process, pid);
-                ticks.put(process, cpuTicks(pid));
-            }
-        }
+        ProcessCpu cpu = ProcessCpu.of(options);
+        Map<String, Long> ticks = cpu.ticks();
         long benchCpu = benchCpuNanos();
         long start = System.nanoTime();
         result.putAll(run(workload, workloads, options));
         double seconds = (System.nanoTime() - start) / 1e9;
         result.put("benchCpuSeconds", Workloads.round3((benchCpuNanos() - benchCpu) / 1e9));
-        for (Map.Entry<String, Long> pid : pids.entrySet()) {
-            double cpu = (cpuTicks(pid.getValue()) - ticks.get(pid.getKey())) / (double) CLOCK_TICKS;
-            result.put(pid.getKey() + "CpuSeconds", Workloads.round3(cpu));
-        }
-        if (result.get("serverCpuSeconds") instanceof Double cpu) {
-            result.put("serverCores", Workloads.round3(cpu / seconds));
+        cpu.putSince(ticks, "", result);
+        if (result.get("serverCpuSeconds") instanceof Double server) {
+            result.put("serverCores", Workloads.round3(server / seconds));
         }
         return result;
     }

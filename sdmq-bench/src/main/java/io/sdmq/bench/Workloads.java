@@ -21,10 +21,12 @@ final class Workloads {
     private final WorkloadOptions options;
     private final String tag = Long.toString(System.currentTimeMillis(), 36);
     private final Delivery delivery;
+    private final ProcessCpu cpu;
 
     Workloads(Target target, Options options) {
         this.target = target;
         this.options = WorkloadOptions.of(options);
+        this.cpu = ProcessCpu.of(options);
         this.delivery = new Delivery(target, this.options, tag);
     }
 
@@ -162,7 +164,7 @@ final class Workloads {
 
     /** W7: an operator's bulk requeue of count DEAD messages (see {@link BulkRequeue}). */
     Map<String, Object> bulkRequeue(int count) throws Exception {
-        return BulkRequeue.run(options.url(), options.serverDb(), options.dbUser(), options.dbPassword(), count, tag);
+        return BulkRequeue.run(options, cpu, count, tag);
     }
 
     /** Pushes count messages due tomorrow, 1 000 per call, to a topic nobody consumes. */

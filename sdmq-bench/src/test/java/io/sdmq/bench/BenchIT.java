@@ -111,6 +111,7 @@ class BenchIT {
 
         assertThat(w7.path("requeued").asLong()).isEqualTo(2500);
         assertThat(w7.path("stillDead").asLong()).isZero();
+        assertThat(w7.path("missing").asLong()).as("rows gone from MySQL").isZero();
         assertThat(w7.path("requeueRate").asLong()).isPositive();
         assertThat(w7.path("valid").asBoolean()).isTrue();
         assertThat(w7.path("purged").asLong()).as("left nothing pending for the other workloads").isEqualTo(2500);

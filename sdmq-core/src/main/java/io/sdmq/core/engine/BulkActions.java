@@ -96,18 +96,26 @@ final class BulkActions {
         return result;
     }
 
-    /** DEAD or EXPIRED messages come back due now with no attempts, as {@link AdminCalls#requeue} brings one. */
+    /**
+     * DEAD or EXPIRED messages come back due now with no attempts, as {@link AdminCalls#requeue} brings one, but
+     * straight to DELAY: a page's move is committed before its messages go to Redis, and a message committed DELAY that
+     * Redis did not take (Redis down, or this instance killed in between) is due, so the reconciler puts it back once
+     * it is overdue by its grace, as it does any scheduled message Redis lost. A WAIT_PUT step would cost each message
+     * a second update and status log row. A page is timed after the last change of each of its messages: a
+     * transition of a message's last delivery still queued for the background writer, here or on another instance,
+     * is not later than the message's death, so the status log's guard keeps it from moving the row once the requeue
+     * is written, and the page need not wait for the background writer.
+     */
     BulkResult requeue(BulkFilter filter, String caller) {
         String note = note("requeue", caller);
         return inPages(query(filter, REQUEUE, null), page -> {
-            // the last deliveries' background transitions first, so none of them can land on top of the requeue
-            statusLog.flushBackground();
-            long now = clock.millis();
+            long now = Math.max(clock.millis(), page.stream().mapToLong(StoredMessage::updateTime).max().orElseThrow()
+                    + 1);
             List<Transition> transitions = page.stream().map(row -> Transition.of(row.message().id(), row.status(),
-                    WAIT_PUT, now, bucketName(row.message().id())).withAttempts(0).withDueTime(now).withNote(note))
+                    DELAY, now, bucketName(row.message().id())).withAttempts(0).withDueTime(now).withNote(note))
                     .toList();
             Set<Long> moved = Set.copyOf(messageLog.applyWhereStill(transitions));
-            scheduling.schedule(page.stream().map(StoredMessage::message).filter(m -> moved.contains(m.id()))
+            scheduling.scheduleDelayed(page.stream().map(StoredMessage::message).filter(m -> moved.contains(m.id()))
                     .map(m -> m.withAttempts(0).withDueTime(now)).toList());
             return moved.size();
         });

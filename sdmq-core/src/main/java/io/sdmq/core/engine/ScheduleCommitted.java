@@ -12,8 +12,9 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * Puts messages committed as WAIT_PUT into their buckets, one script per bucket, and records each one's DELAY. A
- * message Redis does not take stays WAIT_PUT in MySQL, and the reconciler schedules it later.
+ * Puts committed messages into their buckets, one script per bucket: those committed as WAIT_PUT with a record of each
+ * one's DELAY (a message Redis does not take stays WAIT_PUT in MySQL, and the reconciler schedules it later), or
+ * those a bulk requeue committed as DELAY and due now.
  */
 final class ScheduleCommitted {
     private static final Logger log = LoggerFactory.getLogger(ScheduleCommitted.class);
@@ -32,25 +33,36 @@ final class ScheduleCommitted {
         this.clock = clock;
     }
 
+    /** Puts messages committed as WAIT_PUT into Redis and records their move to DELAY. */
     void schedule(List<Message> messages) {
         Buckets.positions(messages.stream().map(Message::id).toList(), schedule.buckets()).forEach((bucket, at) ->
-                schedule(bucket, at.stream().map(messages::get).toList()));
+                schedule(bucket, at.stream().map(messages::get).toList(), true));
     }
 
-    private void schedule(int bucket, List<Message> messages) {
+    /**
+     * Puts messages already committed as DELAY, and due, into Redis; one Redis does not take stays DELAY in MySQL
+     * until the reconciler finds it overdue by its grace and puts it back.
+     */
+    void scheduleDelayed(List<Message> messages) {
+        Buckets.positions(messages.stream().map(Message::id).toList(), schedule.buckets()).forEach((bucket, at) ->
+                schedule(bucket, at.stream().map(messages::get).toList(), false));
+    }
+
+    private void schedule(int bucket, List<Message> messages, boolean recordDelay) {
         try {
             locks.shared(bucket, () -> {
                 long now = clock.millis();
                 schedule.push(bucket, messages, now);
-                for (Message message : messages) {
-                    statusLog.record(Transition.of(message.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY, now,
-                            schedule.bucketName(bucket)));
+                for (int i = 0; recordDelay && i < messages.size(); i++) {
+                    statusLog.record(Transition.of(messages.get(i).id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY,
+                            now, schedule.bucketName(bucket)));
                 }
                 return null;
             });
         } catch (RuntimeException e) {
-            log.warn("Redis did not take {} message(s) of bucket {}, the first {} ({}); they stay WAIT_PUT in MySQL "
-                    + "until recovery schedules them", messages.size(), bucket, messages.get(0).id(), e.toString());
+            log.warn("Redis did not take {} message(s) of bucket {}, the first {} ({}); they stay {} in MySQL until "
+                    + "recovery schedules them", messages.size(), bucket, messages.get(0).id(), e.toString(),
+                    recordDelay ? MessageStatus.WAIT_PUT : MessageStatus.DELAY);
             return;
         }
         wakeups.scheduled(bucket, messages.stream().mapToLong(Message::score).min().orElseThrow());

@@ -113,12 +113,16 @@ public interface MessageMapper {
                             @Param("newestFirst") boolean newestFirst, @Param("beyondId") long beyondId,
                             @Param("limit") int limit);
 
-    /** Of those ids, the messages still in the status, locked until the transaction ends, in id order. */
+    /**
+     * Of those ids, the messages still in the status and last changed before {@code changedBefore}, locked until the
+     * transaction ends, in id order.
+     */
     @Options(flushCache = Options.FlushCachePolicy.TRUE)
     @Select({"<script>SELECT id FROM sdmq_message FORCE INDEX (PRIMARY) WHERE id IN",
             "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach>",
-            "AND status = #{status} ORDER BY id FOR UPDATE</script>"})
-    List<Long> lockIdsInStatus(@Param("ids") Collection<Long> ids, @Param("status") MessageStatus status);
+            "AND status = #{status} AND update_time &lt; #{changedBefore} ORDER BY id FOR UPDATE</script>"})
+    List<Long> lockIdsInStatus(@Param("ids") Collection<Long> ids, @Param("status") MessageStatus status,
+                               @Param("changedBefore") String changedBefore);
 
     @Select("SELECT id FROM sdmq_message WHERE topic = #{topic} AND biz_key = #{bizKey}")
     Long findIdByKey(@Param("topic") String topic, @Param("bizKey") String bizKey);

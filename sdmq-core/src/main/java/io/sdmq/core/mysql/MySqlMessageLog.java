@@ -13,13 +13,8 @@ import org.springframework.dao.DataAccessException;
 import javax.sql.DataSource;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
@@ -49,6 +44,7 @@ public final class MySqlMessageLog implements MessageLog {
     private final MessageMapper mapper;
     private final Transactions transactions;
     private final String host;
+    private final MovesWhereStill movesWhereStill;
 
     /**
      * @param mapper     the reads, Spring-managed over {@code dataSource}
@@ -59,6 +55,7 @@ public final class MySqlMessageLog implements MessageLog {
         this.mapper = mapper;
         this.transactions = new Transactions(dataSource);
         this.host = host;
+        this.movesWhereStill = new MovesWhereStill(mapper, transactions, host);
     }
 
     @Override
@@ -175,29 +172,11 @@ public final class MySqlMessageLog implements MessageLog {
         return epochMs == null ? null : Rows.text(epochMs);
     }
 
-    /**
-     * Locks the messages of the transitions that are still in their {@code from} status (in id order, per status),
-     * then applies the transitions of those as {@link #apply} does; the others write nothing.
-     */
+    /** See {@link MovesWhereStill}. */
     @Override
     public List<Long> applyWhereStill(List<Transition> transitions) {
-        if (transitions.isEmpty()) {
-            return List.of();
-        }
-        return transactions.run("apply " + transitions.size() + " transitions where their messages still are",
-                () -> {
-                    Set<Long> still = new HashSet<>();
-                    transitions.stream().collect(Collectors.groupingBy(Transition::from, TreeMap::new,
-                                    Collectors.mapping(Transition::messageId, Collectors.toCollection(TreeSet::new))))
-                            .forEach((status, ids) -> StatusChanges.chunks(List.copyOf(ids))
-                                    .forEach(chunk -> still.addAll(mapper.lockIdsInStatus(chunk, status))));
-                    List<Transition> moving = transitions.stream()
-                            .filter(t -> still.contains(t.messageId())).toList();
-                    if (!moving.isEmpty()) {
-                        transactions.execute(transitionsSql(moving));
-                    }
-                    return moving.stream().map(Transition::messageId).toList();
-                });
+        return transitions.isEmpty() ? List.of() : transactions.run("apply " + transitions.size()
+                + " transitions where their messages still are", () -> movesWhereStill.apply(transitions));
     }
 
     private static List<StoredMessage> stored(List<MessageRow> rows) {

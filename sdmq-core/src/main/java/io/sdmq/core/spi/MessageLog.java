@@ -80,7 +80,8 @@ public interface MessageLog {
 
     /**
      * Applies, as {@link #apply} does, those transitions whose message is still in the transition's {@code from}
-     * status, and logs only them, in one transaction; the others (a message that moved meanwhile) change nothing.
+     * status and last changed before the transition, and logs only them, in one transaction; the others (a message
+     * that moved meanwhile, or changed at the transition's time or later) change nothing.
      *
      * @return the ids of the messages moved, in the transitions' order
      */

@@ -9,6 +9,8 @@ import io.sdmq.common.PushRules;
 import io.sdmq.common.RestoreInProgressException;
 import io.sdmq.common.Transition;
 import io.sdmq.common.UnavailableException;
+import io.sdmq.core.BulkFilter;
+import io.sdmq.core.BulkResult;
 import io.sdmq.core.Producer.OnDuplicate;
 import io.sdmq.core.EngineSettings;
 import io.sdmq.core.RecoverySettings;
@@ -286,6 +288,31 @@ class RecoveryTest {
         engine.runOnce();
 
         assertThat(popNow()).extracting(Message::id).containsExactly(id);
+    }
+
+    /**
+     * A bulk requeue commits its messages DELAY, due now, before Redis has them: one Redis refuses (or an instance
+     * killed in between never sent) is put back by the reconciler once overdue by its grace, as any message Redis lost.
+     */
+    @Test
+    void a_bulk_requeue_that_redis_refuses_is_delivered_once_the_reconciler_finds_it_overdue() {
+        redisOutage.begin();
+        long id = push(0);
+        // as a restore without expire leaves a message Redis lost
+        mysql.apply(List.of(Transition.of(id, WAIT_PUT, EXPIRED, T0, "b")));
+
+        BulkResult result = engine.admin().requeue(new BulkFilter("order", null, null, null, null, null), "ops");
+        redisOutage.end();
+
+        assertThat(result).isEqualTo(new BulkResult(1, 1));
+        assertThat(mysql.find(id).orElseThrow().status()).isEqualTo(DELAY);
+        clock.advance(RECOVERY.grace().toMillis());
+        engine.runOnce();
+        assertThat(popNow()).as("not yet overdue by the grace: nobody put it back").isEmpty();
+        clock.advance(1_001);
+        engine.runOnce();
+        assertThat(popNow()).extracting(Message::id).containsExactly(id);
+        assertThat(mysql.history(id)).extracting(Transition::note).containsOnlyOnce("requeue by ops");
     }
 
     @Test

@@ -146,7 +146,8 @@ public final class InMemoryMessageLog implements MessageLog {
     @Override
     public synchronized List<Long> applyWhereStill(List<Transition> transitions) {
         List<Transition> moving = transitions.stream().filter(t -> rows.containsKey(t.messageId())
-                && rows.get(t.messageId()).status() == t.from()).toList();
+                && rows.get(t.messageId()).status() == t.from()
+                && rows.get(t.messageId()).updateTime() < t.changedAt()).toList();
         apply(moving);
         return moving.stream().map(Transition::messageId).toList();
     }

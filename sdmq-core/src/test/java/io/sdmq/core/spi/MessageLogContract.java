@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static io.sdmq.common.MessageStatus.DEAD;
@@ -524,6 +525,49 @@ public abstract class MessageLogContract {
         assertThat(log.history(requeued.id())).extracting(Transition::note).doesNotContain("requeue by ops");
         assertThat(log.find(requeued.id()).orElseThrow().updateTime()).isEqualTo(T0 + 2);
         assertThat(log.applyWhereStill(List.of())).isEmpty();
+    }
+
+    /**
+     * A bulk requeue's page: 1 200 messages (more than one statement's ids), DEAD and EXPIRED, each moved to DELAY and
+     * logged with the page's note, except those that moved meanwhile (every tenth, requeued by someone else) or died
+     * in the very millisecond of the requeue (every tenth but five): each keeps its row and gets no log row.
+     */
+    @Test
+    void apply_where_still_moves_a_whole_page_and_leaves_each_message_that_moved_meanwhile() {
+        List<Message> page = Stream.generate(() -> message("bulk", null)).limit(1_200).toList();
+        log.insert(page);
+        List<Transition> died = new ArrayList<>();
+        List<Transition> meanwhile = new ArrayList<>();
+        for (int i = 0; i < page.size(); i++) {
+            MessageStatus end = i % 2 == 0 ? DEAD : EXPIRED;
+            died.add(Transition.of(page.get(i).id(), end == DEAD ? RESERVED : WAIT_PUT, end,
+                    i % 10 == 5 ? T0 + 3 : T0 + 1, BUCKET));
+            if (i % 10 == 0) {
+                meanwhile.add(Transition.of(page.get(i).id(), end, WAIT_PUT, T0 + 2, BUCKET).withNote("single"));
+            }
+        }
+        log.apply(died);
+        log.apply(meanwhile);
+
+        List<Transition> requeue = died.stream().map(t -> Transition.of(t.messageId(), t.to(), DELAY, T0 + 3, BUCKET)
+                .withAttempts(0).withDueTime(T0 + 3).withNote("requeue by ops")).toList();
+        List<Long> moved = log.applyWhereStill(requeue);
+
+        assertThat(moved).containsExactlyElementsOf(IntStream.range(0, page.size()).filter(i -> i % 5 != 0)
+                .mapToObj(i -> page.get(i).id()).toList());
+        for (int i = 0; i < page.size(); i++) {
+            StoredMessage row = log.find(page.get(i).id()).orElseThrow();
+            List<Transition> history = log.history(page.get(i).id());
+            if (i % 5 == 0) {
+                assertThat(List.of(row.status(), row.updateTime())).containsExactly(
+                        i % 10 == 0 ? WAIT_PUT : died.get(i).to(), i % 10 == 0 ? T0 + 2 : T0 + 3);
+                assertThat(history).extracting(Transition::note).doesNotContain("requeue by ops");
+            } else {
+                assertThat(List.of(row.status(), row.message().attempts(), row.message().dueTime(), row.updateTime()))
+                        .containsExactly(DELAY, 0, T0 + 3, T0 + 3);
+                assertThat(history).last().isEqualTo(asLogged(requeue.get(i)));
+            }
+        }
     }
 
     private static MessageQuery query(String topic, Set<MessageStatus> statuses, String bizKey, List<Long> ids,
