@@ -41,7 +41,7 @@ final class BulkActions {
     static final int PAGE = 1_000;
     static final Set<MessageStatus> RUN_NOW = EnumSet.of(WAIT_PUT, DELAY);
     static final Set<MessageStatus> REQUEUE = EnumSet.of(DEAD, EXPIRED);
-    static final Set<MessageStatus> DELETE = EnumSet.of(WAIT_PUT, DELAY, READY, RESERVED);
+    static final Set<MessageStatus> DELETE = EnumSet.of(WAIT_PUT, DELAY, READY, RESERVED, DEAD, EXPIRED);
     static final Set<MessageStatus> PURGE = EnumSet.of(WAIT_PUT, DELAY, READY);
     /** The longest caller name a note holds (the status log's note column holds 255 characters). */
     private static final int MAX_CALLER = 200;
@@ -109,8 +109,7 @@ final class BulkActions {
     BulkResult requeue(BulkFilter filter, String caller) {
         String note = note("requeue", caller);
         return inPages(query(filter, REQUEUE, null), page -> {
-            long now = Math.max(clock.millis(), page.stream().mapToLong(StoredMessage::updateTime).max().orElseThrow()
-                    + 1);
+            long now = timedAfter(page);
             List<Transition> transitions = page.stream().map(row -> Transition.of(row.message().id(), row.status(),
                     DELAY, now, bucketName(row.message().id())).withAttempts(0).withDueTime(now).withNote(note))
                     .toList();
@@ -121,7 +120,10 @@ final class BulkActions {
         });
     }
 
-    /** Pending or reserved messages are deleted. */
+    /**
+     * Pending, reserved, DEAD or EXPIRED messages are deleted: the first from Redis, then in MySQL; DEAD and EXPIRED
+     * ones, which Redis no longer holds, in MySQL only, where they are still what the page read.
+     */
     BulkResult delete(BulkFilter filter, String caller) {
         return deleteAll(query(filter, DELETE, null), note("delete", caller));
     }
@@ -133,26 +135,54 @@ final class BulkActions {
         return deleteAll(query, note("purge", caller));
     }
 
-    /** Deletes each message of the pages that Redis still holds (one finished meanwhile it no longer does). */
+    /** Deletes the query's messages a page at a time. */
     private BulkResult deleteAll(MessageQuery query, String note) {
         return inPages(query, page -> {
-            List<Transition> deleted = new ArrayList<>(page.size());
-            for (Map.Entry<Integer, List<Long>> bucket : byBucket(page).entrySet()) {
-                List<Long> ids = bucket.getValue();
-                List<Optional<MessageStatus>> was = schedule.deleteAll(bucket.getKey(), ids, clock.millis());
-                // timed after the script: a pop just before it may have logged a later time than one read before it,
-                // and the status log's guard keeps a row's latest change
-                long at = clock.millis();
-                for (int i = 0; i < ids.size(); i++) {
-                    if (was.get(i).isPresent()) {
-                        deleted.add(Transition.of(ids.get(i), was.get(i).get(), MessageStatus.DELETED, at,
-                                schedule.bucketName(bucket.getKey())).withNote(note));
-                    }
+            List<StoredMessage> buried = page.stream().filter(row -> REQUEUE.contains(row.status())).toList();
+            List<StoredMessage> scheduled = page.stream().filter(row -> !REQUEUE.contains(row.status())).toList();
+            return discard(buried, note) + deleteScheduled(scheduled, note);
+        });
+    }
+
+    /** DEAD or EXPIRED messages become DELETED in MySQL, timed after their last change, where they still are. */
+    private int discard(List<StoredMessage> rows, String note) {
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        long now = timedAfter(rows);
+        return messageLog.applyWhereStill(rows.stream().map(row -> Transition.of(row.message().id(), row.status(),
+                MessageStatus.DELETED, now, bucketName(row.message().id())).withNote(note)).toList()).size();
+    }
+
+    /** Deletes each message of the page that Redis still holds (one finished meanwhile it no longer does). */
+    private int deleteScheduled(List<StoredMessage> page, String note) {
+        if (page.isEmpty()) {
+            return 0;
+        }
+        List<Transition> deleted = new ArrayList<>(page.size());
+        for (Map.Entry<Integer, List<Long>> bucket : byBucket(page).entrySet()) {
+            List<Long> ids = bucket.getValue();
+            List<Optional<MessageStatus>> was = schedule.deleteAll(bucket.getKey(), ids, clock.millis());
+            // timed after the script: a pop just before it may have logged a later time than one read before it,
+            // and the status log's guard keeps a row's latest change
+            long at = clock.millis();
+            for (int i = 0; i < ids.size(); i++) {
+                if (was.get(i).isPresent()) {
+                    deleted.add(Transition.of(ids.get(i), was.get(i).get(), MessageStatus.DELETED, at,
+                            schedule.bucketName(bucket.getKey())).withNote(note));
                 }
             }
-            statusLog.commitAll(deleted);
-            return deleted.size();
-        });
+        }
+        statusLog.commitAll(deleted);
+        return deleted.size();
+    }
+
+    /**
+     * A time for moves of the rows out of DEAD or EXPIRED: now, or just after the latest change of any of them, so that
+     * a transition of a message's last delivery still being written cannot land on top of the move.
+     */
+    private long timedAfter(List<StoredMessage> rows) {
+        return Math.max(clock.millis(), rows.stream().mapToLong(StoredMessage::updateTime).max().orElseThrow() + 1);
     }
 
     /** The page's ids by bucket: one script per bucket and page. */

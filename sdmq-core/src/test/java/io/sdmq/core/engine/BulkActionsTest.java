@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static io.sdmq.common.MessageStatus.DEAD;
 import static io.sdmq.common.MessageStatus.DELETED;
@@ -90,6 +91,31 @@ class BulkActionsTest {
         assertThat(fixture.messageLog.find(reserved).orElseThrow().status()).isEqualTo(DELETED);
         assertThat(fixture.messageLog.find(finished).orElseThrow().status()).isEqualTo(FINISHED);
         assertThat(fixture.engine.admin().purge("sms", "ops")).isEqualTo(new BulkResult(0, 0));
+    }
+
+    @Test
+    void delete_discards_dead_messages_in_mysql_and_leaves_one_requeued_meanwhile_alone() {
+        long dead = fixture.push("fax", null, 0);
+        long requeued = fixture.push("fax", null, 0);
+        fixture.engine.runOnce();
+        fixture.popNow("fax").forEach(m -> fixture.engine.consumer().nackAsDead(m.id()));
+        await().atMost(Duration.ofSeconds(5)).until(() -> Stream.of(dead, requeued)
+                .allMatch(id -> fixture.messageLog.find(id).orElseThrow().status() == DEAD));
+        fixture.advance(1);
+        fixture.engine.admin().requeue(new BulkFilter("fax", List.of(Long.toString(requeued)), null, null, null, null),
+                "ops");
+        fixture.advance(1);
+
+        BulkResult result = fixture.engine.admin().delete(new BulkFilter("fax", null, null, "DEAD", null, null), "ops");
+
+        assertThat(result).isEqualTo(new BulkResult(1, 1));
+        assertThat(fixture.messageLog.find(dead).orElseThrow().status()).isEqualTo(DELETED);
+        assertThat(fixture.messageLog.history(dead)).last().extracting(Transition::from, Transition::to,
+                Transition::note).containsExactly(DEAD, DELETED, "delete by ops");
+        assertThat(fixture.messageLog.find(requeued).orElseThrow().status()).isNotIn(DEAD, DELETED);
+        assertThat(fixture.popNow("fax")).extracting(Message::id).containsExactly(requeued);
+        assertThat(fixture.engine.admin().delete(new BulkFilter("fax", null, null, "DEAD", null, null), "ops"))
+                .isEqualTo(new BulkResult(0, 0));
     }
 
     @Test
