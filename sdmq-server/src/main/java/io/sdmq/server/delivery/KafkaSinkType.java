@@ -7,7 +7,6 @@ import org.springframework.kafka.core.ProducerFactory;
 import org.springframework.stereotype.Component;
 
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -46,11 +45,6 @@ public class KafkaSinkType implements SinkType {
         fields.integer("timeout", 30_000, 1_000, 120_000);
         fields.integer("concurrency", 1_000, 1, 10_000);
         return fields.checked();
-    }
-
-    @Override
-    public Map<String, Object> shown(Map<String, Object> delivery) {
-        return new LinkedHashMap<>(delivery);
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.sdmq.server.delivery;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.stereotype.Component;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -39,11 +38,6 @@ public class RabbitSinkType implements SinkType {
         fields.integer("timeout", 10_000, 100, 60_000);
         fields.integer("concurrency", 256, 1, 10_000);
         return fields.checked();
-    }
-
-    @Override
-    public Map<String, Object> shown(Map<String, Object> delivery) {
-        return new LinkedHashMap<>(delivery);
     }
 
     /** Fails when Boot's connection factory lacks correlated publisher confirms or returns: nothing could finish. */

@@ -1,5 +1,6 @@
 package io.sdmq.server.delivery;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -21,8 +22,13 @@ public interface SinkType {
      */
     Map<String, Object> check(Map<String, Object> delivery);
 
-    /** The stored settings as {@code GET /topics/{topic}} shows them: secrets replaced by whether they are set. */
-    Map<String, Object> shown(Map<String, Object> delivery);
+    /**
+     * The stored settings as {@code GET /topics/{topic}} shows them: secrets replaced by whether they are set; as
+     * stored for a type that has none.
+     */
+    default Map<String, Object> shown(Map<String, Object> delivery) {
+        return new LinkedHashMap<>(delivery);
+    }
 
     /** A sink for the topic's messages; {@code delivery} is what {@link #check} answered. */
     Sink open(String topic, Map<String, Object> delivery);
