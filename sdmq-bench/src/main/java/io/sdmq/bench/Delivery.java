@@ -36,15 +36,7 @@ final class Delivery {
         result.put(rate > 0 ? "inflightCap" : "producers", rate > 0 ? options.inflight() : options.producers());
         result.put("consumers", options.sink().isEmpty() ? options.consumers() : 0);
         result.put("perCall", batch);
-        if (options.topicSettings() > 0) {
-            TopicSettings.apply(options.url(), topic, options.topicSettings());
-            result.put("topicSettings", options.topicSettings());
-        }
-        Receiver receiver = options.sink().isEmpty() ? null : Receiver.start(options.sink(), topic, tracker, options);
-        if (receiver != null) {
-            TopicSettings.apply(options.url(), topic, "{\"delivery\":" + receiver.delivery() + "}");
-            result.put("sink", options.sink());
-        }
+        Receiver receiver = settle(topic, tracker, result);
         // what an earlier workload left in the server's MySQL queue would otherwise be written during this one
         result.put("startSettleSeconds", Workloads.round3(target.settle()));
         long callsBefore = target.serverCalls();
@@ -59,6 +51,30 @@ final class Delivery {
         tracker.summarise(result);
         pushed.addTo(result);
         result.put("durationSeconds", Workloads.round3((System.nanoTime() - started) / 1e9));
+        serverSide(topic, messages, callsBefore, result);
+        result.put("valid", (Integer) result.get("lost") == 0 && pushed.errors() == 0
+                && (Long) result.get("early") == 0 && (Long) result.get("dueMismatch") == 0
+                && (Long) result.get("unknown") == 0);
+        return new Run(result, tracker, pushed.endMillis());
+    }
+
+    /** The topic's settings when the run asks for some, and the receiver its messages are pushed to, if any. */
+    private Receiver settle(String topic, Tracker tracker, Map<String, Object> result) throws Exception {
+        if (options.topicSettings() > 0) {
+            TopicSettings.apply(options.url(), topic, options.topicSettings());
+            result.put("topicSettings", options.topicSettings());
+        }
+        Receiver receiver = options.sink().isEmpty() ? null : Receiver.start(options.sink(), topic, tracker, options);
+        if (receiver != null) {
+            TopicSettings.apply(options.url(), topic, "{\"delivery\":" + receiver.delivery() + "}");
+            result.put("sink", options.sink());
+        }
+        return receiver;
+    }
+
+    /** The calls the server counted for the run, and the lateness its status log recorded. */
+    private void serverSide(String topic, int messages, long callsBefore, Map<String, Object> result)
+            throws Exception {
         if (callsBefore >= 0) {
             long calls = target.serverCalls() - callsBefore;
             result.put("serverCalls", calls);
@@ -69,10 +85,6 @@ final class Delivery {
             target.settle();
             ServerLog.lateness(options.serverDb(), options.dbUser(), options.dbPassword(), topic, result);
         }
-        result.put("valid", (Integer) result.get("lost") == 0 && pushed.errors() == 0
-                && (Long) result.get("early") == 0 && (Long) result.get("dueMismatch") == 0
-                && (Long) result.get("unknown") == 0);
-        return new Run(result, tracker, pushed.endMillis());
     }
 
     /** Pushes the run's messages, telling tracker which were acknowledged. */
