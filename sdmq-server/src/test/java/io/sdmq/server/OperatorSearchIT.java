@@ -182,7 +182,7 @@ class OperatorSearchIT {
                 new String[]{"/messages/run-now", "{\"status\":\"READY\"}", "status: must be one of WAIT_PUT, DELAY"},
                 new String[]{"/messages/requeue", "{\"status\":\"DELAY\"}", dead},
                 new String[]{"/messages/delete", "{\"status\":\"FINISHED\"}",
-                        "status: must be one of WAIT_PUT, DELAY, READY, RESERVED"},
+                        "status: must be one of WAIT_PUT, DELAY, READY, RESERVED, DEAD, EXPIRED"},
                 new String[]{"/messages/run-now", "{\"dueBefore\":\"tomorrow\"}",
                         "dueBefore: must be an ISO-8601 instant such as 2026-11-27T18:00:00Z"},
                 new String[]{"/messages/delete", "{\"ids\":[]}", "ids: must hold 1..1000 message ids when given"},
