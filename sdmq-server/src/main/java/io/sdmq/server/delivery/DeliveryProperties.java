@@ -12,20 +12,15 @@ import java.util.List;
  *
  * @param batch        most messages a topic's dispatcher takes in one pop (100); at most
  *                     {@code sdmq.consumer.max-count}
- * @param threads      threads of each push topic's dispatcher on an instance, each popping and sending (1)
  * @param refresh      how often each instance looks for topics whose delivery changed (1s)
  * @param shutdownWait how long a stopping instance waits for the sends under way before it leaves them to their
  *                     reservations' end (30s)
  * @param webhook      webhook deliveries
  */
 @ConfigurationProperties("sdmq.delivery")
-public record DeliveryProperties(@DefaultValue("100") int batch, @DefaultValue("1") int threads,
-                                 @DefaultValue("1s") Duration refresh, @DefaultValue("30s") Duration shutdownWait,
-                                 @DefaultValue Webhook webhook) {
+public record DeliveryProperties(@DefaultValue("100") int batch, @DefaultValue("1s") Duration refresh,
+                                 @DefaultValue("30s") Duration shutdownWait, @DefaultValue Webhook webhook) {
     public DeliveryProperties {
-        if (threads < 1 || threads > 16) {
-            throw new IllegalArgumentException("sdmq.delivery.threads: must be in 1..16, not " + threads);
-        }
         if (batch < 1 || batch > 1_000) {
             throw new IllegalArgumentException("sdmq.delivery.batch: must be in 1..1000, not " + batch);
         }

@@ -19,10 +19,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 
 /**
- * One topic's push delivery on this instance: threads ({@code sdmq.delivery.threads}) that pop the topic's due messages as the sink has room for
+ * One topic's push delivery on this instance: a thread that pops the topic's due messages as the sink has room for
  * them (the topic's pause, rate and in-flight limits apply to these pops as to any), holds each reservation for the
  * sink's timeout and a margin, hands each pop's messages to the sink together ({@link Sink#sendAll}), ends a send
  * still under way at the timeout as a failed one, and hands every outcome to {@link Acknowledgements}. Every instance
@@ -50,11 +49,11 @@ final class TopicDispatcher {
     private final int batch;
     private final Semaphore room;
     private final Map<Sent.Outcome, Timer> sends = new EnumMap<>(Sent.Outcome.class);
-    private final List<Thread> threads;
+    private final Thread thread;
     private volatile boolean running = true;
 
     TopicDispatcher(String topic, Map<String, Object> delivery, Sink sink, Consumer consumer, Acknowledgements acks,
-                    Clock clock, int batch, int threads, MeterRegistry registry) {
+                    Clock clock, int batch, MeterRegistry registry) {
         this.topic = topic;
         this.delivery = delivery;
         this.sink = sink;
@@ -71,8 +70,7 @@ final class TopicDispatcher {
                     .tag("topic", topic).tag("type", String.valueOf(delivery.get("type")))
                     .tag("outcome", outcome.name().toLowerCase(Locale.ROOT)).register(registry));
         }
-        this.threads = IntStream.rangeClosed(1, threads)
-                .mapToObj(n -> Daemons.thread("sdmq-deliver-" + topic + "-" + n, this::run)).toList();
+        this.thread = Daemons.thread("sdmq-deliver-" + topic, this::run);
     }
 
     /** The settings it was opened with: a change of them opens a new dispatcher. */
@@ -81,7 +79,7 @@ final class TopicDispatcher {
     }
 
     void start() {
-        threads.forEach(Thread::start);
+        thread.start();
     }
 
     private void run() {
@@ -210,9 +208,7 @@ final class TopicDispatcher {
     void stop(Duration wait) {
         running = false;
         try {
-            for (Thread thread : threads) {
-                thread.join(POLL.toMillis() * 3);
-            }
+            thread.join(POLL.toMillis() * 3);
             int concurrency = limits.concurrency();
             if (room.tryAcquire(concurrency, wait.toMillis(), TimeUnit.MILLISECONDS)) {
                 room.release(concurrency);

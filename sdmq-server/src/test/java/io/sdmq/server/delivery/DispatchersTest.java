@@ -12,7 +12,7 @@ class DispatchersTest {
 
     @Test
     void a_delivery_batch_above_what_one_pop_may_take_fails_the_start_naming_both_properties() {
-        DeliveryProperties properties = new DeliveryProperties(500, 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
+        DeliveryProperties properties = new DeliveryProperties(500, Duration.ofSeconds(1), Duration.ofSeconds(30),
                 new DeliveryProperties.Webhook(List.of()));
         EngineSettings engine = EngineSettings.builder().maxPopCount(100).build();
 

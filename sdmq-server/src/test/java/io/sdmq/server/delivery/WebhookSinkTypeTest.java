@@ -57,7 +57,7 @@ class WebhookSinkTypeTest {
     }
 
     private static WebhookSinkType type(List<String> allowedHosts) {
-        DeliveryProperties properties = new DeliveryProperties(100, 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
+        DeliveryProperties properties = new DeliveryProperties(100, Duration.ofSeconds(1), Duration.ofSeconds(30),
                 new DeliveryProperties.Webhook(allowedHosts));
         return new WebhookSinkType(properties, JsonMapper.builder().build(), Clock.systemUTC());
     }
