@@ -23,6 +23,13 @@ public interface Consumer {
     CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout, Duration linger);
 
     /**
+     * As {@link #pop} without a linger, each message reserved until {@code reservedUntil} (epoch ms), or for its
+     * time-to-run when that ends later: a sink pops for as long as its send may take, so that none is handed out
+     * again while its send is under way.
+     */
+    CompletableFuture<List<Message>> popUntil(String topic, int count, Duration timeout, long reservedUntil);
+
+    /**
      * A consumer's loop in one call: finishes {@code ids} as {@link #finishAll} does (none when empty), then pops as
      * {@link #pop} does. The pop's arguments are checked first, so a bad one finishes nothing.
      */
@@ -55,13 +62,6 @@ public interface Consumer {
      * {@code note} in its status log row when it is not null: why, e.g. what a sink's receiver answered.
      */
     void nack(long id, Long delay, boolean dead, String note);
-
-    /**
-     * Holds reservations until {@code deadline} (epoch ms) at least, never shortening one: a sink about to send them
-     * holds them for as long as the send may take, so that none is handed out again while it is under way. The ids
-     * are messages of {@code topic}. Per id in order, true when it is reserved.
-     */
-    List<Boolean> holdUntil(String topic, List<Long> ids, long deadline);
 
     /** Extends a reservation by the message's time-to-run; answers the new deadline. */
     long touch(long id);

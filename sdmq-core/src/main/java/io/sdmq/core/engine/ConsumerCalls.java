@@ -61,7 +61,13 @@ final class ConsumerCalls implements Consumer {
     @Override
     public CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout, Duration linger) {
         checkPop(topic, count, timeout, linger);
-        return waiting.pop(topic, count, timeout.toMillis(), linger.toMillis());
+        return waiting.pop(topic, count, timeout.toMillis(), linger.toMillis(), 0);
+    }
+
+    @Override
+    public CompletableFuture<List<Message>> popUntil(String topic, int count, Duration timeout, long reservedUntil) {
+        checkPop(topic, count, timeout, Duration.ZERO);
+        return waiting.pop(topic, count, timeout.toMillis(), 0, reservedUntil);
     }
 
     @Override
@@ -69,7 +75,8 @@ final class ConsumerCalls implements Consumer {
                                           Duration linger) {
         checkPop(topic, count, timeout, linger);
         List<Optional<SdmqException>> finished = ids.isEmpty() ? List.of() : finishAll(ids);
-        return new FinishedAndPopped(finished, waiting.pop(topic, count, timeout.toMillis(), linger.toMillis()));
+        return new FinishedAndPopped(finished, waiting.pop(topic, count, timeout.toMillis(), linger.toMillis(),
+                0));
     }
 
     private void checkPop(String topic, int count, Duration timeout, Duration linger) {
@@ -205,31 +212,6 @@ final class ConsumerCalls implements Consumer {
         }
         statusLog.record(base.withDueTime(m.dueTime()).withNote(said != null ? said : "nack"));
         wakeups.scheduled(bucket, m.score());
-    }
-
-    @Override
-    public List<Boolean> holdUntil(String topic, List<Long> ids, long deadline) {
-        Boolean[] held = new Boolean[ids.size()];
-        for (Map.Entry<Integer, List<Integer>> bucket : Buckets.positions(ids, reservations.buckets()).entrySet()) {
-            List<Integer> indexes = bucket.getValue();
-            List<Boolean> done = reservations.hold(bucket.getKey(), indexes.stream().map(ids::get).toList(), deadline);
-            for (int j = 0; j < indexes.size(); j++) {
-                held[indexes.get(j)] = done.get(j);
-            }
-        }
-        List<Long> heldIds = new ArrayList<>(ids.size());
-        for (int i = 0; i < ids.size(); i++) {
-            if (held[i]) {
-                heldIds.add(ids.get(i));
-            }
-        }
-        try {
-            gate.touched(topic, heldIds, deadline);
-        } catch (RuntimeException e) {
-            log.warn("could not extend {} reservations of topic {} in its limits ({})", heldIds.size(), topic,
-                    e.toString());
-        }
-        return List.of(held);
     }
 
     @Override

@@ -39,13 +39,17 @@ final class ReadyPops {
         this.clock = clock;
     }
 
-    /** What the topic's settings let a drain take now: all it wants, some, or nothing (paused, limited). */
-    List<Message> take(WaitingTopic topic, int count) {
-        return gate.take(topic.name, count, clock, (allowed, times) -> take(topic, allowed, times));
+    /**
+     * What the topic's settings let a drain take now: all it wants, some, or nothing (paused, limited); each reserved
+     * until {@code reservedUntil} when that ends later than its time-to-run (0: never).
+     */
+    List<Message> take(WaitingTopic topic, int count, long reservedUntil) {
+        return gate.take(topic.name, count, clock, reservedUntil,
+                (allowed, times) -> take(topic, allowed, times, reservedUntil));
     }
 
     /** Pops from the candidate buckets, dropping each that comes back short; a failed pop ends the round. */
-    private List<Message> take(WaitingTopic topic, int count, LongSupplier times) {
+    private List<Message> take(WaitingTopic topic, int count, LongSupplier times, long reservedUntil) {
         List<Message> got = new ArrayList<>(count);
         int buckets = reservations.buckets();
         for (int i = 0; i < buckets && got.size() < count && !topic.candidates.isEmpty(); i++) {
@@ -56,7 +60,8 @@ final class ReadyPops {
             int wanted = count - got.size();
             List<Message> popped;
             try {
-                popped = locks.shared(bucket, () -> popAndRecord(bucket, topic.name, wanted, times.getAsLong()));
+                popped = locks.shared(bucket, () -> popAndRecord(bucket, topic.name, wanted, times.getAsLong(),
+                        reservedUntil));
             } catch (RuntimeException e) {
                 log.warn("pop from bucket {} of topic {} failed ({}); the ready sweep will look again",
                         bucket, topic.name, e.toString());
@@ -71,12 +76,12 @@ final class ReadyPops {
         return got;
     }
 
-    private List<Message> popAndRecord(int bucket, String topic, int count, long now) {
-        List<Message> popped = reservations.pop(bucket, topic, count, now);
+    private List<Message> popAndRecord(int bucket, String topic, int count, long now, long reservedUntil) {
+        List<Message> popped = reservations.pop(bucket, topic, count, now, reservedUntil);
         for (Message m : popped) {
             statusLog.record(Transition.of(m.id(), MessageStatus.READY, MessageStatus.RESERVED, now,
                     reservations.bucketName(bucket)).withAttempts(m.attempts()));
-            wakeups.reserved(bucket, now + m.ttrMs());
+            wakeups.reserved(bucket, Math.max(now + m.ttrMs(), reservedUntil));
             events.delivered(topic, m.dueTime(), now);
         }
         return popped;

@@ -36,9 +36,10 @@ final class TopicGate {
 
     /**
      * Up to {@code count} messages of a topic taken by {@code pop}, as the topic's settings allow. A limited topic's
-     * messages are reserved at times within the second their grant counted them in, and no earlier than the grant.
+     * messages are reserved at times within the second their grant counted them in, and no earlier than the grant;
+     * {@code reservedUntil} is when {@code pop} reserves them until, when that ends later than their time-to-run.
      */
-    List<Message> take(String topic, int count, Clock clock, Pop pop) {
+    List<Message> take(String topic, int count, Clock clock, long reservedUntil, Pop pop) {
         TopicRules.Rules topicRules = rules.of(topic);
         if (topicRules == null) {
             return pop.pop(count, clock::millis);
@@ -67,15 +68,19 @@ final class TopicGate {
         try {
             got = pop.pop(grant.count(), () -> Math.max(now, Math.min(clock.millis(), windowEnd)));
         } finally {
-            taken(topic, grant, got, windowEnd);
+            taken(topic, grant, got, windowEnd, reservedUntil);
         }
         return got;
     }
 
-    /** Each message counts until its TTR after the end of the grant's second: never before its reservation ends. */
-    private void taken(String topic, Grant grant, List<Message> got, long windowEnd) {
+    /**
+     * Each message counts until its TTR after the end of the grant's second, or until it is reserved when that is
+     * later: never before its reservation ends.
+     */
+    private void taken(String topic, Grant grant, List<Message> got, long windowEnd, long reservedUntil) {
         try {
-            limits.taken(topic, grant, got.stream().map(m -> new long[]{m.id(), windowEnd + m.ttrMs()}).toList());
+            limits.taken(topic, grant, got.stream()
+                    .map(m -> new long[]{m.id(), Math.max(windowEnd + m.ttrMs(), reservedUntil)}).toList());
         } catch (RuntimeException e) {
             log.warn("could not record {} reservations of topic {} in its limits ({}); the slots held for them free up "
                     + "by themselves", got.size(), topic, e.toString());
@@ -108,13 +113,6 @@ final class TopicGate {
     void touched(long id, long deadline) {
         for (String topic : rules.inFlightLimited()) {
             limits.extended(topic, id, deadline);
-        }
-    }
-
-    /** Reservations of a known topic now end at {@code deadline}. */
-    void touched(String topic, List<Long> ids, long deadline) {
-        if (inFlightLimited(topic)) {
-            ids.forEach(id -> limits.extended(topic, id, deadline));
         }
     }
 

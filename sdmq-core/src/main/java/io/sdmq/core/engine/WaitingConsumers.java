@@ -40,11 +40,13 @@ final class WaitingConsumers {
 
     /**
      * Up to {@code count} messages of a topic, as soon as any is ready, or {@code lingerMs} after the first one came
-     * when fewer than {@code count} have; what it has (maybe nothing) after {@code timeoutMs}.
+     * when fewer than {@code count} have; what it has (maybe nothing) after {@code timeoutMs}. Each is reserved until
+     * {@code reservedUntil} when that ends later than its time-to-run (0: never).
      */
-    CompletableFuture<List<Message>> pop(String topicName, int count, long timeoutMs, long lingerMs) {
+    CompletableFuture<List<Message>> pop(String topicName, int count, long timeoutMs, long lingerMs,
+                                         long reservedUntil) {
         WaitingTopic topic = topic(topicName);
-        Waiter waiter = new Waiter(count, lingerMs);
+        Waiter waiter = new Waiter(count, lingerMs, reservedUntil);
         topic.waiters.add(waiter);
         // read after the add: either this pop sees the flag, or answerAll sees this waiter
         if (closing) {
@@ -165,7 +167,7 @@ final class WaitingConsumers {
                 topic.waiters.remove(waiter);
                 continue;
             }
-            List<Message> got = pops.take(topic, waiter.count - waiter.got.size());
+            List<Message> got = pops.take(topic, waiter.count - waiter.got.size(), waiter.reservedUntil);
             waiter.got.addAll(got);
             if (waiter.got.size() < waiter.count && (waiter.got.isEmpty() || waiter.lingerMs > 0)) {
                 if (!got.isEmpty() && !waiter.lingering) {
@@ -198,13 +200,15 @@ final class WaitingConsumers {
     static final class Waiter extends CompletableFuture<List<Message>> {
         final int count;
         final long lingerMs;
+        final long reservedUntil;
         final AtomicBoolean claimed = new AtomicBoolean();
         final List<Message> got = new ArrayList<>();
         boolean lingering;
 
-        Waiter(int count, long lingerMs) {
+        Waiter(int count, long lingerMs, long reservedUntil) {
             this.count = count;
             this.lingerMs = lingerMs;
+            this.reservedUntil = reservedUntil;
         }
     }
 }

@@ -23,7 +23,6 @@ final class LuaScripts {
     static final RedisScript<List<Object>> DELETE = load("delete", listType());
     static final RedisScript<List<Object>> NACK = load("nack", listType(), RETRY_RULE);
     static final RedisScript<String> TOUCH = load("touch", String.class);
-    static final RedisScript<List<Object>> HOLD = load("hold", listType());
     static final RedisScript<List<Object>> RESCHEDULE = load("reschedule", listType());
     static final RedisScript<List<Object>> WARM = load("warm", listType());
     static final RedisScript<List<Object>> RESTORE = load("restore", listType());

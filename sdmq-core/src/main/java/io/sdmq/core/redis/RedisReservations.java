@@ -45,10 +45,10 @@ public final class RedisReservations extends RedisBuckets implements Reservation
     }
 
     @Override
-    public List<Message> pop(int bucket, String topic, int count, long now) {
+    public List<Message> pop(int bucket, String topic, int count, long now, long reservedUntil) {
         BucketKeys keys = keys(bucket);
         List<Object> reply = run(LuaScripts.POP, List.of(keys.meta(), keys.reserved(), keys.ready(topic)),
-                Long.toString(now), Integer.toString(positive(count, "count")));
+                Long.toString(now), Integer.toString(positive(count, "count")), Long.toString(reservedUntil));
         return decodePairs(strings(reply));
     }
 
@@ -89,17 +89,6 @@ public final class RedisReservations extends RedisBuckets implements Reservation
                 Long.toString(now));
         return deadline == null || deadline.isEmpty() ? OptionalLong.empty()
                 : OptionalLong.of(Long.parseLong(deadline));
-    }
-
-    @Override
-    public List<Boolean> hold(int bucket, List<Long> ids, long deadline) {
-        if (ids.isEmpty()) {
-            return List.of();
-        }
-        List<String> args = new ArrayList<>(ids.size() + 1);
-        args.add(Long.toString(deadline));
-        ids.forEach(id -> args.add(Long.toString(id)));
-        return flags("hold", run(LuaScripts.HOLD, List.of(keys(bucket).reserved()), args.toArray()), ids.size());
     }
 
     @Override

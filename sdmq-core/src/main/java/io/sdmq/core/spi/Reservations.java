@@ -14,10 +14,11 @@ import java.util.Set;
 public interface Reservations extends BucketSet {
 
     /**
-     * Takes up to {@code count} ready messages of a topic and reserves each until {@code now + ttr}; ids whose
-     * message was deleted are skipped. The messages returned carry their attempts after this delivery.
+     * Takes up to {@code count} ready messages of a topic and reserves each until {@code now + ttr}, or until
+     * {@code reservedUntil} when that is later (0: never); ids whose message was deleted are skipped. The messages
+     * returned carry their attempts after this delivery.
      */
-    List<Message> pop(int bucket, String topic, int count, long now);
+    List<Message> pop(int bucket, String topic, int count, long now, long reservedUntil);
 
     /**
      * Ends reservations of one bucket in one step and forgets those messages. Answers, per id in order, the topic of
@@ -34,12 +35,6 @@ public interface Reservations extends BucketSet {
 
     /** Extends a reservation to {@code now + ttr}; the new deadline, or empty when the message is not reserved. */
     OptionalLong touch(int bucket, long id, long now);
-
-    /**
-     * Holds reservations of one bucket until {@code deadline} at least, never shortening one; per id in order, true
-     * when it is reserved.
-     */
-    List<Boolean> hold(int bucket, List<Long> ids, long deadline);
 
     /**
      * Reservations whose deadline is &lt;= now: back to the delay set after their retry policy's backoff, or out as

@@ -29,7 +29,7 @@ class RedisClusterScheduleStoreIT extends RedisScheduleStoreIT {
             spread.schedule().push(b, List.of(aMessage().topic("order").due(NOW).ttr(1_000).build(),
                     aMessage().topic("order").due(NOW + 1_000).build()), NOW);
             spread.schedule().moveDue(b, NOW, 10);
-            spread.reservations().pop(b, "order", 1, NOW);
+            spread.reservations().pop(b, "order", 1, NOW, 0);
             spread.schedule().push(b, List.of(aMessage().topic("order").due(NOW).build()), NOW);
             spread.schedule().moveDue(b, NOW, 10);
             assertThat(spread.reservations().readyTopics(b)).containsExactly("order");

@@ -58,7 +58,7 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
         push(3, m);
         push(3, later);
         schedule.moveDue(3, NOW, 10);
-        reservations.pop(3, "order", 1, NOW);
+        reservations.pop(3, "order", 1, NOW, 0);
         push(3, aMessage().topic("order").due(NOW).build());
         schedule.moveDue(3, NOW, 10);
         Message far = aMessage().topic("order").due(NOW + 60_000).build();
@@ -98,7 +98,7 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
         redis.opsForZSet().add(prefix + ":{b0}:delay", id, NOW);
 
         schedule.moveDue(0, NOW, 10);
-        List<Message> popped = reservations.pop(0, "order", 10, NOW);
+        List<Message> popped = reservations.pop(0, "order", 10, NOW, 0);
 
         assertThat(popped).containsExactly(new Message(Long.parseLong(id), "order", null, "x", 0, NOW, NOW, 30_000,
                 8, null, 1));
@@ -125,7 +125,7 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
         push(0, m);
         schedule.moveDue(0, NOW, 10);
 
-        assertThat(reservations.pop(0, "order", 1, NOW)).containsExactly(m.withAttempts(1));
+        assertThat(reservations.pop(0, "order", 1, NOW, 0)).containsExactly(m.withAttempts(1));
         assertThat(reservations.requeueExpired(0, NOW + 1_000, 10).requeued())
                 .containsExactly(new Reservations.Requeued(4_242L, "order", 1, NOW + 1_000 + DEFAULT_RETRY_DELAYS.get(0)));
     }

@@ -47,7 +47,7 @@ class RedisUnreachableIT {
     @Test
     void every_call_of_the_reservations_answers_unavailable() {
         for (Executable call : List.<Executable>of(
-                () -> reservations.pop(0, "order", 1, NOW),
+                () -> reservations.pop(0, "order", 1, NOW, 0),
                 () -> reservations.finish(0, List.of(1L), NOW),
                 () -> reservations.nack(0, 1L, NOW, null, false),
                 () -> reservations.touch(0, 1L, NOW),

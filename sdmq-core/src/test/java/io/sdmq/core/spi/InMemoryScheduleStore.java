@@ -166,7 +166,7 @@ public final class InMemoryScheduleStore implements SchedulePorts {
     }
 
     @Override
-    public synchronized List<Message> pop(int bucket, String topic, int count, long now) {
+    public synchronized List<Message> pop(int bucket, String topic, int count, long now, long reservedUntil) {
         Bucket b = buckets[bucket];
         Deque<Long> ready = b.ready.getOrDefault(topic, new ArrayDeque<>());
         List<Message> popped = new ArrayList<>();
@@ -176,7 +176,7 @@ public final class InMemoryScheduleStore implements SchedulePorts {
             if (m != null) {
                 Message delivered = m.withAttempts(m.attempts() + 1);
                 b.meta.put(id, delivered);
-                b.add(b.reserved, b.reservedById, id, now + m.ttrMs());
+                b.add(b.reserved, b.reservedById, id, Math.max(now + m.ttrMs(), reservedUntil));
                 popped.add(delivered);
             }
         }
@@ -294,21 +294,6 @@ public final class InMemoryScheduleStore implements SchedulePorts {
         }
         b.add(b.reserved, b.reservedById, id, now + m.ttrMs());
         return OptionalLong.of(now + m.ttrMs());
-    }
-
-    @Override
-    public synchronized List<Boolean> hold(int bucket, List<Long> ids, long deadline) {
-        Bucket b = buckets[bucket];
-        List<Boolean> held = new ArrayList<>(ids.size());
-        for (long id : ids) {
-            Entry entry = b.reservedById.get(id);
-            if (entry != null && entry.time() < deadline) {
-                b.remove(b.reserved, b.reservedById, id);
-                b.add(b.reserved, b.reservedById, id, deadline);
-            }
-            held.add(entry != null);
-        }
-        return held;
     }
 
     @Override

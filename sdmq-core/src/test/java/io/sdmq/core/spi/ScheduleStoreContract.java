@@ -78,7 +78,7 @@ public abstract class ScheduleStoreContract {
         assertThat(schedule.moveDue(B, NOW, 10)).isEqualTo(new MoveResult(List.of(), Schedule.NONE));
         assertThat(reservations.requeueExpired(B, NOW, 10)).isEqualTo(new RequeueResult(List.of(), List.of(),
                 Schedule.NONE));
-        assertThat(reservations.pop(B, "order", 5, NOW)).isEmpty();
+        assertThat(reservations.pop(B, "order", 5, NOW, 0)).isEmpty();
         assertThat(reservations.readyTopics(B)).isEmpty();
         assertThat(reservations.readyCount(B, "order")).isZero();
     }
@@ -116,7 +116,7 @@ public abstract class ScheduleStoreContract {
         assertThat(head).isFalse();
         assertThat(schedule.moveDue(B, NOW + 999, 10).moved()).isEmpty();
         assertThat(schedule.moveDue(B, NOW + 1_000, 10).moved()).hasSize(1);
-        assertThat(reservations.pop(B, "order", 10, NOW + 1_000)).containsExactly(m.withAttempts(1));
+        assertThat(reservations.pop(B, "order", 10, NOW + 1_000, 0)).containsExactly(m.withAttempts(1));
     }
 
     @Test
@@ -139,7 +139,7 @@ public abstract class ScheduleStoreContract {
         assertThat(head).isFalse();
         assertThat(schedule.moveDue(B, NOW + 1_000, 10).moved()).containsExactly(new Moved(held.id(), "order"),
                 new Moved(earlier.id(), "mail"), new Moved(later.id(), "order"));
-        assertThat(reservations.pop(B, "order", 10, NOW + 1_000)).containsExactly(held.withAttempts(1),
+        assertThat(reservations.pop(B, "order", 10, NOW + 1_000, 0)).containsExactly(held.withAttempts(1),
                 later.withAttempts(1));
     }
 
@@ -203,8 +203,8 @@ public abstract class ScheduleStoreContract {
         push(B, m);
         schedule.moveDue(B, NOW, 10);
 
-        assertThat(reservations.pop(B, "order", 1, NOW + 10)).containsExactly(m.withAttempts(1));
-        assertThat(reservations.pop(B, "order", 1, NOW + 10)).isEmpty();
+        assertThat(reservations.pop(B, "order", 1, NOW + 10, 0)).containsExactly(m.withAttempts(1));
+        assertThat(reservations.pop(B, "order", 1, NOW + 10, 0)).isEmpty();
         assertThat(reservations.readyCount(B, "order")).isZero();
         assertThat(reservations.requeueExpired(B, NOW + 5_009, 10).nextDeadline()).isEqualTo(NOW + 5_010);
     }
@@ -218,8 +218,8 @@ public abstract class ScheduleStoreContract {
         List.of(c, mail, a, b).forEach(m -> push(B, m));
         schedule.moveDue(B, NOW + 10, 10);
 
-        assertThat(reservations.pop(B, "order", 2, NOW + 10)).extracting(Message::id).containsExactly(a.id(), b.id());
-        assertThat(reservations.pop(B, "order", 5, NOW + 10)).extracting(Message::id).containsExactly(c.id());
+        assertThat(reservations.pop(B, "order", 2, NOW + 10, 0)).extracting(Message::id).containsExactly(a.id(), b.id());
+        assertThat(reservations.pop(B, "order", 5, NOW + 10, 0)).extracting(Message::id).containsExactly(c.id());
         assertThat(reservations.readyCount(B, "mail")).isEqualTo(1);
     }
 
@@ -233,7 +233,7 @@ public abstract class ScheduleStoreContract {
         schedule.delete(B, deleted.id(), NOW);
 
         assertThat(reservations.readyCount(B, "order")).isEqualTo(2);
-        assertThat(reservations.pop(B, "order", 1, NOW + 1)).containsExactly(kept.withAttempts(1));
+        assertThat(reservations.pop(B, "order", 1, NOW + 1, 0)).containsExactly(kept.withAttempts(1));
         assertThat(reservations.readyCount(B, "order")).isZero();
     }
 
@@ -245,7 +245,7 @@ public abstract class ScheduleStoreContract {
         push(B, m);
         schedule.moveDue(B, NOW + 999, 10);
 
-        assertThat(reservations.pop(B, m.topic(), 1, NOW + 999)).containsExactly(m.withAttempts(1));
+        assertThat(reservations.pop(B, m.topic(), 1, NOW + 999, 0)).containsExactly(m.withAttempts(1));
     }
 
     @Test
@@ -254,7 +254,7 @@ public abstract class ScheduleStoreContract {
         push(B, m);
         schedule.moveDue(B, NOW, 10);
 
-        Message popped = reservations.pop(B, "order", 1, NOW).get(0);
+        Message popped = reservations.pop(B, "order", 1, NOW, 0).get(0);
 
         assertThat(popped.bizKey()).isNull();
         assertThat(popped.retryDelays()).isNull();
@@ -272,7 +272,7 @@ public abstract class ScheduleStoreContract {
         assertThat(finish(B, delayed.id(), NOW)).isFalse();
         assertThat(finish(B, ready.id(), NOW)).isFalse();
         assertThat(finish(B, 12_345L, NOW)).isFalse();
-        reservations.pop(B, "order", 1, NOW);
+        reservations.pop(B, "order", 1, NOW, 0);
         assertThat(finish(B, ready.id(), NOW)).isTrue();
         assertThat(finish(B, ready.id(), NOW)).isFalse();
         assertThat(schedule.delete(B, ready.id(), NOW)).isEmpty();
@@ -284,7 +284,7 @@ public abstract class ScheduleStoreContract {
         Message m = aMessage().due(NOW).ttr(1_000).build();
         push(B, m);
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 1, NOW);
+        reservations.pop(B, "order", 1, NOW, 0);
         finish(B, m.id(), NOW);
 
         assertThat(reservations.requeueExpired(B, NOW + 60_000, 10))
@@ -299,7 +299,7 @@ public abstract class ScheduleStoreContract {
         Message reserved = aMessage().due(NOW).topic("mail").build();
         List.of(delayed, ready, reserved).forEach(m -> push(B, m));
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "mail", 1, NOW);
+        reservations.pop(B, "mail", 1, NOW, 0);
 
         assertThat(schedule.delete(B, delayed.id(), NOW)).contains(MessageStatus.DELAY);
         assertThat(schedule.delete(B, ready.id(), NOW)).contains(MessageStatus.READY);
@@ -316,7 +316,7 @@ public abstract class ScheduleStoreContract {
         Message reserved = aMessage().due(NOW).topic("mail").build();
         List.of(delayed, later, ready, reserved).forEach(m -> push(B, m));
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "mail", 1, NOW);
+        reservations.pop(B, "mail", 1, NOW, 0);
 
         assertThat(schedule.rescheduleAll(B, List.of(later.id(), ready.id(), 999L, reserved.id()), NOW + 500))
                 .containsExactly(Optional.of(MessageStatus.DELAY), Optional.of(MessageStatus.READY), Optional.empty(),
@@ -335,7 +335,7 @@ public abstract class ScheduleStoreContract {
         push(B, delayed);
         push(B, reserved);
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 1, NOW);
+        reservations.pop(B, "order", 1, NOW, 0);
         schedule.delete(B, delayed.id(), NOW);
         schedule.delete(B, reserved.id(), NOW);
 
@@ -348,7 +348,7 @@ public abstract class ScheduleStoreContract {
         Message m = aMessage().due(NOW).ttr(2_000).retryDelays(1_000L, 5_000L).build();
         push(B, m);
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 1, NOW);
+        reservations.pop(B, "order", 1, NOW, 0);
 
         assertThat(reservations.requeueExpired(B, NOW + 1_999, 10))
                 .isEqualTo(new RequeueResult(List.of(), List.of(), NOW + 2_000));
@@ -358,7 +358,7 @@ public abstract class ScheduleStoreContract {
         assertThat(finish(B, m.id(), NOW)).isFalse();
         assertThat(schedule.moveDue(B, NOW + 2_999, 10).nextScore()).isEqualTo(NOW + 3_000);
         assertThat(schedule.moveDue(B, NOW + 3_000, 10).moved()).containsExactly(new Moved(m.id(), "order"));
-        assertThat(reservations.pop(B, "order", 1, NOW + 3_000))
+        assertThat(reservations.pop(B, "order", 1, NOW + 3_000, 0))
                 .containsExactly(m.withDueTime(NOW + 3_000).withAttempts(2));
     }
 
@@ -369,7 +369,7 @@ public abstract class ScheduleStoreContract {
         long now = NOW;
         for (long expected : List.of(100L, 200L, 200L, 200L)) {
             schedule.moveDue(B, now, 10);
-            assertThat(reservations.pop(B, "order", 1, now)).hasSize(1);
+            assertThat(reservations.pop(B, "order", 1, now, 0)).hasSize(1);
             now += 1_000;
             Requeued requeued = reservations.requeueExpired(B, now, 10).requeued().get(0);
             assertThat(requeued.dueTime()).isEqualTo(now + expected);
@@ -384,7 +384,7 @@ public abstract class ScheduleStoreContract {
         long now = NOW;
         for (int delivery = 1; delivery <= 4; delivery++) {
             schedule.moveDue(B, now, 10);
-            reservations.pop(B, "order", 1, now);
+            reservations.pop(B, "order", 1, now, 0);
             now += 1_000;
             Requeued requeued = reservations.requeueExpired(B, now, 10).requeued().get(0);
             long expected = DEFAULT_RETRY_DELAYS.get(Math.min(delivery, DEFAULT_RETRY_DELAYS.size()) - 1);
@@ -398,10 +398,10 @@ public abstract class ScheduleStoreContract {
         Message m = aMessage().due(NOW).ttr(1_000).maxAttempts(2).retryDelays(0L).build();
         push(B, m);
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 1, NOW);
+        reservations.pop(B, "order", 1, NOW, 0);
         assertThat(reservations.requeueExpired(B, NOW + 1_000, 10).requeued()).hasSize(1);
         schedule.moveDue(B, NOW + 1_000, 10);
-        reservations.pop(B, "order", 1, NOW + 1_000);
+        reservations.pop(B, "order", 1, NOW + 1_000, 0);
 
         RequeueResult result = reservations.requeueExpired(B, NOW + 2_000, 10);
 
@@ -416,7 +416,7 @@ public abstract class ScheduleStoreContract {
         Message m = aMessage().due(NOW).priority(7).ttr(1_000).build();
         push(B, m);
         schedule.moveDue(B, NOW + 7, 10);
-        reservations.pop(B, "order", 1, NOW + 7);
+        reservations.pop(B, "order", 1, NOW + 7, 0);
         Requeued requeued = reservations.requeueExpired(B, NOW + 1_007, 10).requeued().get(0);
 
         assertThat(requeued.dueTime()).isEqualTo(NOW + 1_007);
@@ -444,7 +444,7 @@ public abstract class ScheduleStoreContract {
         Message pending = aMessage().due(NOW + 60_000).build();
         push(B, List.of(first, second, pending));
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 2, NOW);
+        reservations.pop(B, "order", 2, NOW, 0);
 
         List<Optional<String>> finished =
                 reservations.finish(B, List.of(second.id(), pending.id(), first.id(), second.id()), NOW);
@@ -465,7 +465,7 @@ public abstract class ScheduleStoreContract {
         Message lost = aMessage().due(NOW + 60_000).build();
         push(B, List.of(held, finished));
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 1, NOW);
+        reservations.pop(B, "order", 1, NOW, 0);
         finish(B, finished.id(), NOW);
 
         List<RestoreTarget.Restored> outcomes = restore(B, List.of(new RestoreTarget.Restoring(lost, NOW + 7),
@@ -488,7 +488,7 @@ public abstract class ScheduleStoreContract {
         Message finished = messages.get(2_400);
         push(B, finished);
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 1, NOW);
+        reservations.pop(B, "order", 1, NOW, 0);
         assertThat(finish(B, finished.id(), NOW)).isTrue();
 
         List<RestoreTarget.Restored> outcomes = restore(B, messages.stream()
@@ -514,7 +514,7 @@ public abstract class ScheduleStoreContract {
         push(B, deleted);
         push(B, dead);
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 3, NOW);
+        reservations.pop(B, "order", 3, NOW, 0);
         finish(B, finished.id(), NOW);
         schedule.delete(B, deleted.id(), NOW);
         assertThat(reservations.requeueExpired(B, NOW + 1_000, 10).dead()).hasSize(1);
@@ -557,7 +557,7 @@ public abstract class ScheduleStoreContract {
         assertThat(schedule.coldUntil(B, NOW + 5_000, 10)).isEqualTo(new ColdIds(List.of(), Schedule.NONE));
         assertThat(schedule.moveDue(B, NOW + 4_999, 10)).isEqualTo(new MoveResult(List.of(), NOW + 5_000));
         assertThat(schedule.moveDue(B, NOW + 5_000, 10).moved()).containsExactly(new Moved(cold.id(), "order"));
-        assertThat(reservations.pop(B, "order", 10, NOW + 5_000)).containsExactly(hot.withAttempts(1),
+        assertThat(reservations.pop(B, "order", 10, NOW + 5_000, 0)).containsExactly(hot.withAttempts(1),
                 cold.withAttempts(1));
         assertThat(schedule.warm(B, List.of())).isEmpty();
     }
@@ -601,7 +601,7 @@ public abstract class ScheduleStoreContract {
 
         assertThat(schedule.coldUntil(B, NOW + 5_000, 10).ids()).isEmpty();
         assertThat(schedule.moveDue(B, NOW + 5_000, 10).moved()).isEmpty();
-        assertThat(reservations.pop(B, "order", 10, NOW + 5_000)).containsExactly(m.withAttempts(1));
+        assertThat(reservations.pop(B, "order", 10, NOW + 5_000, 0)).containsExactly(m.withAttempts(1));
     }
 
     @Test
@@ -652,7 +652,7 @@ public abstract class ScheduleStoreContract {
         push(B, given);
         push(B, policy);
         schedule.moveDue(B, NOW + 3, 10);
-        reservations.pop(B, "order", 2, NOW + 3);
+        reservations.pop(B, "order", 2, NOW + 3, 0);
 
         Reservations.Nacked byDelay = reservations.nack(B, given.id(), NOW + 10, 2_000L, false).orElseThrow();
         Reservations.Nacked byPolicy = reservations.nack(B, policy.id(), NOW + 10, null, false).orElseThrow();
@@ -671,7 +671,7 @@ public abstract class ScheduleStoreContract {
         Message m = aMessage().due(NOW).maxAttempts(1).build();
         push(B, m);
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 1, NOW);
+        reservations.pop(B, "order", 1, NOW, 0);
 
         Reservations.Nacked nacked = reservations.nack(B, m.id(), NOW + 1, null, false).orElseThrow();
 
@@ -685,7 +685,7 @@ public abstract class ScheduleStoreContract {
         Message m = aMessage().due(NOW).maxAttempts(5).build();
         push(B, m);
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 1, NOW);
+        reservations.pop(B, "order", 1, NOW, 0);
 
         Reservations.Nacked nacked = reservations.nack(B, m.id(), NOW + 1, null, true).orElseThrow();
 
@@ -702,7 +702,7 @@ public abstract class ScheduleStoreContract {
         push(B, m);
         assertThat(reservations.touch(B, m.id(), NOW)).isEmpty();
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 1, NOW);
+        reservations.pop(B, "order", 1, NOW, 0);
 
         assertThat(reservations.touch(B, m.id(), NOW + 900)).hasValue(NOW + 1_900);
         assertThat(reservations.requeueExpired(B, NOW + 1_000, 10).requeued()).isEmpty();
@@ -710,18 +710,16 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
-    void hold_extends_reservations_to_a_deadline_and_never_shortens_one() {
+    void a_pop_reserved_until_a_deadline_holds_each_until_then_or_its_ttr_when_that_is_later() {
         Message early = aMessage().due(NOW).ttr(1_000).build();
         Message late = aMessage().due(NOW).ttr(60_000).build();
-        Message pending = aMessage().due(NOW + 10_000).build();
-        for (Message m : List.of(early, late, pending)) {
+        for (Message m : List.of(early, late)) {
             push(B, m);
         }
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 10, NOW);
 
-        assertThat(reservations.hold(B, List.of(early.id(), late.id(), pending.id()), NOW + 30_000))
-                .containsExactly(true, true, false);
+        assertThat(reservations.pop(B, "order", 10, NOW, NOW + 30_000)).extracting(Message::id)
+                .containsExactly(early.id(), late.id());
         assertThat(reservations.requeueExpired(B, NOW + 29_999, 10).requeued()).isEmpty();
         assertThat(reservations.requeueExpired(B, NOW + 30_000, 10).requeued()).extracting(Requeued::id)
                 .containsExactly(early.id());
@@ -740,11 +738,11 @@ public abstract class ScheduleStoreContract {
         assertThat(schedule.reschedule(B, pending.id(), NOW + 100, "new body")).contains(MessageStatus.DELAY);
         assertThat(schedule.reschedule(B, ready.id(), NOW + 100, null)).contains(MessageStatus.READY);
         assertThat(schedule.reschedule(B, 4_242L, NOW + 100, null)).isEmpty();
-        reservations.pop(B, "order", 1, NOW);
+        reservations.pop(B, "order", 1, NOW, 0);
         assertThat(schedule.reschedule(B, ready.id(), NOW + 100, null)).contains(MessageStatus.RESERVED);
         assertThat(schedule.moveDue(B, NOW + 101, 10).moved()).isEmpty();
         assertThat(schedule.moveDue(B, NOW + 102, 10).moved()).extracting(Moved::id).containsExactly(pending.id());
-        Message moved = reservations.pop(B, "order", 1, NOW + 102).get(0);
+        Message moved = reservations.pop(B, "order", 1, NOW + 102, 0).get(0);
         assertThat(moved.body()).isEqualTo("new body");
         assertThat(moved.dueTime()).isEqualTo(NOW + 100);
     }
@@ -756,7 +754,7 @@ public abstract class ScheduleStoreContract {
         Message longTtr = aMessage().due(NOW).ttr(3_000).build();
         List.of(shortTtr, midTtr, longTtr).forEach(m -> push(B, m));
         schedule.moveDue(B, NOW, 10);
-        reservations.pop(B, "order", 3, NOW);
+        reservations.pop(B, "order", 3, NOW, 0);
 
         RequeueResult result = reservations.requeueExpired(B, NOW + 5_000, 2);
 
@@ -773,7 +771,7 @@ public abstract class ScheduleStoreContract {
 
         assertThat(schedule.moveDue(B, NOW + 3, 10).moved()).extracting(Moved::id).containsExactly(first.id(), mid.id());
         schedule.moveDue(B, NOW + 5, 10);
-        assertThat(reservations.pop(B, "order", 3, NOW + 5)).extracting(Message::id)
+        assertThat(reservations.pop(B, "order", 3, NOW + 5, 0)).extracting(Message::id)
                 .containsExactly(first.id(), mid.id(), low.id());
     }
 }

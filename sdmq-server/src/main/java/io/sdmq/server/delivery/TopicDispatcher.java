@@ -10,7 +10,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,8 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One topic's push delivery on this instance: a thread that pops the topic's due messages as the sink has room for
- * them (the topic's pause, rate and in-flight limits apply to these pops as to any), holds each reservation for the
- * sink's timeout and a margin, hands each pop's messages to the sink together ({@link Sink#sendAll}), ends a send
+ * them (the topic's pause, rate and in-flight limits apply to these pops as to any), each reserved for the sink's
+ * timeout and a margin at least, hands each pop's messages to the sink together ({@link Sink#sendAll}), ends a send
  * still under way at the timeout as a failed one, and hands every outcome to {@link Acknowledgements}. Every instance
  * runs one per push topic; the pops share the messages out, and a message is never sent twice while its send is under
  * way, since its reservation outlasts the send.
@@ -95,22 +94,22 @@ final class TopicDispatcher {
         }
     }
 
-    /** Waits for room, pops up to as much as there is, holds the messages past their sends and sends them. */
+    /** Waits for room, pops up to as much as there is, reserved past their sends, and sends them. */
     private void dispatchOnce() throws InterruptedException, ExecutionException {
         int wanted = gatherRoom();
         if (wanted == 0) {
             return;
         }
-        List<Message> held = popAndHold(wanted);
-        if (!held.isEmpty()) {
-            send(held);
+        List<Message> popped = pop(wanted);
+        if (!popped.isEmpty()) {
+            send(popped);
         }
     }
 
     /**
      * Takes room for the next pop: 0 when none frees up within {@link #POLL}. While the sink is busy, room that frees
-     * up is gathered for up to {@link #GATHER} (until half the sink's concurrency is free), so that a pop, a hold and
-     * a {@link Sink#sendAll} serve many messages, not one each.
+     * up is gathered for up to {@link #GATHER} (until half the sink's concurrency is free), so that a pop and a
+     * {@link Sink#sendAll} serve many messages, not one each.
      */
     private int gatherRoom() throws InterruptedException {
         if (!room.tryAcquire(POLL.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -129,37 +128,21 @@ final class TopicDispatcher {
         return wanted;
     }
 
-    /** Pops up to {@code wanted} messages and holds them past their sends; gives back the room of the others. */
-    private List<Message> popAndHold(int wanted) throws InterruptedException, ExecutionException {
+    /**
+     * Pops up to {@code wanted} messages, each reserved past its send (the sink's timeout and {@link #MARGIN}); gives
+     * back the room of those it did not get.
+     */
+    private List<Message> pop(int wanted) throws InterruptedException, ExecutionException {
         List<Message> got;
         try {
-            got = consumer.pop(topic, wanted, POLL, Duration.ZERO).get();
+            got = consumer.popUntil(topic, wanted, POLL, clock.millis() + limits.timeout().plus(MARGIN).toMillis())
+                    .get();
         } catch (RuntimeException | ExecutionException | InterruptedException e) {
             room.release(wanted);
             throw e;
         }
         room.release(wanted - got.size());
-        if (got.isEmpty()) {
-            return got;
-        }
-        List<Boolean> held;
-        try {
-            held = consumer.holdUntil(topic, got.stream().map(Message::id).toList(),
-                    clock.millis() + limits.timeout().plus(MARGIN).toMillis());
-        } catch (RuntimeException e) {
-            // not held: not sent; each comes back after its own TTR
-            room.release(got.size());
-            throw e;
-        }
-        List<Message> holding = new ArrayList<>(got.size());
-        for (int i = 0; i < got.size(); i++) {
-            if (held.get(i)) {
-                holding.add(got.get(i));
-            } else {
-                room.release();
-            }
-        }
-        return holding;
+        return got;
     }
 
     /** Hands the messages to the sink together; each outcome, or a failure at the timeout, frees its room. */
