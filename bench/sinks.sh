@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Push delivery (W8): builds the server and the bench, starts the server jar on the local Redis and MariaDB (fresh
 # database and key prefix) with webhooks to 127.0.0.1 allowed and the local RabbitMQ, warms it up (the pull workloads,
-# then a small W8 to each sink side), then runs W8 in
+# then small W8 runs to each sink side), then runs W8 in
 # rounds, each side in turn: consumers that poll, a webhook receiver in the bench process, a RabbitMQ queue the bench
 # consumes. Each run pushes N messages due uniformly over 10 s (after a lead that covers the pushes); the receiver's
 # clock gives the lateness. Results go to a new file in bench/results/.
@@ -10,6 +10,8 @@
 #
 #   SINK_ROUNDS   rounds of the three sides (default 2)
 #   SINK_SIDES    the sides, in each round's order (default "pull webhook rabbitmq")
+#   SINK_WARMUPS  small W8 runs to each sink side before the rounds (default 4: with one, C2 still compiled
+#                 through the measured run, a third of the server's CPU there)
 #   RABBITMQ_URL  the broker (default amqp://guest:guest@127.0.0.1:5672; the server gets its host and port)
 #   SINK_SERVER_JAR  the server jar to run (default the one this build makes), e.g. an older build for an A/B pair
 #   SINK_SERVER_ARGS more server arguments, e.g. "--sdmq.delivery.batch=500"
@@ -23,6 +25,7 @@ cd "$(dirname "$0")/.."
 N=${1:-100000}
 ROUNDS=${SINK_ROUNDS:-2}
 SIDES=${SINK_SIDES:-pull webhook rabbitmq}
+WARMUPS=${SINK_WARMUPS:-4}
 RABBITMQ_URL=${RABBITMQ_URL:-amqp://guest:guest@127.0.0.1:5672}
 COMMIT=$(git describe --always --dirty)
 MD=${BENCH_MD:-bench/results/$(date -u +%Y-%m-%d-%H%M)-$(git describe --always)-sinks.md}
@@ -45,8 +48,10 @@ warm_up sdmq
 # and each sink's own path (its client, the dispatcher), which the pull workloads leave cold: W8 small, not reported
 for side in $SIDES; do
     if [ "$side" != pull ]; then
-        sdmq --workload W8 --messages 20000 --spread 4 --label "warmup-$side" --sink "$side" \
-            --rabbitmq "$RABBITMQ_URL" --out "$OUT/warmup.jsonl"
+        for _ in $(seq "$WARMUPS"); do
+            sdmq --workload W8 --messages 20000 --spread 4 --label "warmup-$side" --sink "$side" \
+                --rabbitmq "$RABBITMQ_URL" --out "$OUT/warmup.jsonl"
+        done
     fi
 done
 for round in $(seq "$ROUNDS"); do
