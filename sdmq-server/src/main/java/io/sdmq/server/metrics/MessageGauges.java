@@ -20,7 +20,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * The gauges {@code sdmq.topic.messages} (tags {@code topic} and {@code status}: {@code delayed}, {@code ready},
  * {@code reserved}) and {@code sdmq.topic.oldest.due.age} (how long ago the oldest message that is due and not
  * handed out was due), read from MySQL every {@code sdmq.metrics.refresh} by one daemon thread, so a scrape costs no
- * query. Every instance reports the same values, those of the whole deployment. A topic beyond the tag bound counts
+ * query. The two queries read every scheduled message's index entry (a million take MariaDB seconds), so a refresh
+ * that took t waits at least {@link #PAUSE_FACTOR} × t before the next: a large backlog makes the gauges older, not
+ * MySQL busier. Every instance reports the same values, those of the whole deployment. A topic beyond the tag bound counts
  * in {@code other} (the sum of their messages, the largest of their ages); a topic that has no scheduled message any
  * more reads 0.
  */
@@ -28,6 +30,8 @@ final class MessageGauges implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MessageGauges.class);
     private static final String[] STATUSES = {"delayed", "ready", "reserved"};
     private static final int AGE = 3;
+    /** The gauges' queries take at most one part in this many plus one of MySQL's time. */
+    static final int PAUSE_FACTOR = 20;
 
     private final TopicQueries queries;
     private final TopicTags tags;
@@ -37,6 +41,7 @@ final class MessageGauges implements AutoCloseable {
     private final Map<String, AtomicLongArray> values = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer =
             Executors.newSingleThreadScheduledExecutor(Daemons.factory("sdmq-metrics"));
+    private long refreshMs;
 
     MessageGauges(TopicQueries queries, TopicTags tags, MeterRegistry registry, Clock clock) {
         this.queries = queries;
@@ -46,7 +51,13 @@ final class MessageGauges implements AutoCloseable {
     }
 
     void start(long refreshMs) {
-        timer.scheduleWithFixedDelay(this::refreshAndLog, refreshMs, refreshMs, TimeUnit.MILLISECONDS);
+        this.refreshMs = refreshMs;
+        timer.schedule(this::refreshAndLog, refreshMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** How long to wait after a refresh that took {@code tookMs}: the refresh period, or longer after a slow one. */
+    static long pauseAfter(long refreshMs, long tookMs) {
+        return Math.max(refreshMs, tookMs * PAUSE_FACTOR);
     }
 
     @Override
@@ -79,11 +90,16 @@ final class MessageGauges implements AutoCloseable {
     }
 
     private void refreshAndLog() {
+        long started = System.nanoTime();
         try {
             refresh();
         } catch (Throwable t) {
             log.warn("could not read the message gauges from MySQL ({}); will retry at the next refresh",
                     t.toString());
+        }
+        if (!timer.isShutdown()) {
+            timer.schedule(this::refreshAndLog, pauseAfter(refreshMs, (System.nanoTime() - started) / 1_000_000),
+                    TimeUnit.MILLISECONDS);
         }
     }
 

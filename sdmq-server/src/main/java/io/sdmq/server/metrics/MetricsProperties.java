@@ -10,7 +10,8 @@ import java.time.Duration;
  *
  * @param maxTopics most topics that get a {@code topic} tag of their own; the ones seen after them are tagged
  *                  {@code other}, so a producer inventing topic names cannot blow up the metrics (100)
- * @param refresh   how often the gauges of messages per topic and status are read from MySQL (15s)
+ * @param refresh   how often the gauges of messages per topic and status are read from MySQL (15s); after a read
+ *                  that took t, not before 20 × t
  */
 @ConfigurationProperties("sdmq.metrics")
 public record MetricsProperties(@DefaultValue("100") int maxTopics, @DefaultValue("15s") Duration refresh) {
