@@ -36,7 +36,7 @@ public enum MessageStatus {
             case READY -> next == RESERVED || next == DELAY || next == DELETED || next == EXPIRED;
             case RESERVED -> next == FINISHED || next == DELAY || next == RESERVED || next == DELETED || next == DEAD
                     || next == EXPIRED;
-            case DEAD, EXPIRED -> next == WAIT_PUT || next == DELAY || next == DELETED;
+            case DEAD, EXPIRED -> next == WAIT_PUT || next == DELAY || next == READY || next == DELETED;
             case FINISHED, DELETED -> false;
         };
     }

@@ -98,23 +98,23 @@ final class BulkActions {
 
     /**
      * DEAD or EXPIRED messages come back due now with no attempts, as {@link AdminCalls#requeue} brings one, but
-     * straight to DELAY: a page's move is committed before its messages go to Redis, and a message committed DELAY that
-     * Redis did not take (Redis down, or this instance killed in between) is due, so the reconciler puts it back once
-     * it is overdue by its grace, as it does any scheduled message Redis lost. A WAIT_PUT step would cost each message
-     * a second update and status log row. A page is timed after the last change of each of its messages: a
-     * transition of a message's last delivery still queued for the background writer, here or on another instance,
-     * is not later than the message's death, so the status log's guard keeps it from moving the row once the requeue
-     * is written, and the page need not wait for the background writer.
+     * straight to READY: a page's move is committed before its messages go to their topics' ready lists, and a message
+     * committed READY that Redis did not take (Redis down, or this instance killed in between) is overdue, so the
+     * reconciler puts it back once it is overdue by its grace, as it does any scheduled message Redis lost. A WAIT_PUT
+     * or DELAY step would cost each message a second update and status log row. A page is timed after the last change
+     * of each of its messages: a transition of a message's last delivery still queued for the background writer, here
+     * or on another instance, is not later than the message's death, so the status log's guard keeps it from moving
+     * the row once the requeue is written, and the page need not wait for the background writer.
      */
     BulkResult requeue(BulkFilter filter, String caller) {
         String note = note("requeue", caller);
         return inPages(query(filter, REQUEUE, null), page -> {
             long now = timedAfter(page);
             List<Transition> transitions = page.stream().map(row -> Transition.of(row.message().id(), row.status(),
-                    DELAY, now, bucketName(row.message().id())).withAttempts(0).withDueTime(now).withNote(note))
+                    READY, now, bucketName(row.message().id())).withAttempts(0).withDueTime(now).withNote(note))
                     .toList();
             Set<Long> moved = Set.copyOf(messageLog.applyWhereStill(transitions));
-            scheduling.scheduleDelayed(page.stream().map(StoredMessage::message).filter(m -> moved.contains(m.id()))
+            scheduling.scheduleReady(page.stream().map(StoredMessage::message).filter(m -> moved.contains(m.id()))
                     .map(m -> m.withAttempts(0).withDueTime(now)).toList());
             return moved.size();
         });

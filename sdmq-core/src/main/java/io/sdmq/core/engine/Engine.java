@@ -89,7 +89,8 @@ public final class Engine implements AutoCloseable {
                 reservations, drainer, timer);
         this.restorer = new RestoreFromLog(restoreTarget, messageLog, statusLog, wakeups, clock,
                 settings.recovery().restorePage());
-        ScheduleCommitted scheduling = new ScheduleCommitted(schedule, locks, statusLog, wakeups, clock);
+        ScheduleCommitted scheduling = new ScheduleCommitted(schedule, locks, statusLog, wakeups, this::ready,
+                clock);
         ProducerCalls producerCalls = new ProducerCalls(new NewMessages(settings.pushRules(), topicRules, ids, clock),
                 statusLog, scheduling, schedule, messageLog, wakeups, events, clock);
         this.producer = producerCalls;

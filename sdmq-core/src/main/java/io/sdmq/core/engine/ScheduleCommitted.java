@@ -9,12 +9,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Puts committed messages into their buckets, one script per bucket: those committed as WAIT_PUT with a record of each
  * one's DELAY (a message Redis does not take stays WAIT_PUT in MySQL, and the reconciler schedules it later), or
- * those a bulk requeue committed as DELAY and due now.
+ * those a bulk requeue committed as READY, straight into their topics' ready lists.
  */
 final class ScheduleCommitted {
     private static final Logger log = LoggerFactory.getLogger(ScheduleCommitted.class);
@@ -23,46 +25,65 @@ final class ScheduleCommitted {
     private final BucketLocks locks;
     private final StatusLog statusLog;
     private final Wakeups wakeups;
+    private final MoveDueMessages.ReadyListener listener;
     private final Clock clock;
 
-    ScheduleCommitted(Schedule schedule, BucketLocks locks, StatusLog statusLog, Wakeups wakeups, Clock clock) {
+    ScheduleCommitted(Schedule schedule, BucketLocks locks, StatusLog statusLog, Wakeups wakeups,
+                      MoveDueMessages.ReadyListener listener, Clock clock) {
         this.schedule = schedule;
         this.locks = locks;
         this.statusLog = statusLog;
         this.wakeups = wakeups;
+        this.listener = listener;
         this.clock = clock;
     }
 
     /** Puts messages committed as WAIT_PUT into Redis and records their move to DELAY. */
     void schedule(List<Message> messages) {
         Buckets.positions(messages.stream().map(Message::id).toList(), schedule.buckets()).forEach((bucket, at) ->
-                schedule(bucket, at.stream().map(messages::get).toList(), true));
+                schedule(bucket, at.stream().map(messages::get).toList()));
     }
 
     /**
-     * Puts messages already committed as DELAY, and due, into Redis; one Redis does not take stays DELAY in MySQL
-     * until the reconciler finds it overdue by its grace and puts it back.
+     * Puts messages already committed as READY, due now, into their topics' ready lists and tells the waiting
+     * consumers; one Redis does not take stays READY in MySQL until the reconciler finds it overdue by its grace and
+     * puts it back.
      */
-    void scheduleDelayed(List<Message> messages) {
-        Buckets.positions(messages.stream().map(Message::id).toList(), schedule.buckets()).forEach((bucket, at) ->
-                schedule(bucket, at.stream().map(messages::get).toList(), false));
+    void scheduleReady(List<Message> messages) {
+        Buckets.positions(messages.stream().map(Message::id).toList(), schedule.buckets()).forEach((bucket, at) -> {
+            List<Message> ready = at.stream().map(messages::get).toList();
+            List<Schedule.Moved> added;
+            try {
+                // no transition is recorded here, so nothing to keep in order with the scheduler's: no bucket lock
+                added = schedule.pushReady(bucket, ready);
+            } catch (RuntimeException e) {
+                log.warn("Redis did not take {} ready message(s) of bucket {}, the first {} ({}); they stay READY in "
+                        + "MySQL until recovery schedules them", ready.size(), bucket, ready.get(0).id(),
+                        e.toString());
+                return;
+            }
+            Set<String> topics = new LinkedHashSet<>();
+            added.forEach(moved -> topics.add(moved.topic()));
+            if (!topics.isEmpty()) {
+                listener.ready(bucket, topics);
+            }
+        });
     }
 
-    private void schedule(int bucket, List<Message> messages, boolean recordDelay) {
+    private void schedule(int bucket, List<Message> messages) {
         try {
             locks.shared(bucket, () -> {
                 long now = clock.millis();
                 schedule.push(bucket, messages, now);
-                for (int i = 0; recordDelay && i < messages.size(); i++) {
+                for (int i = 0; i < messages.size(); i++) {
                     statusLog.record(Transition.of(messages.get(i).id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY,
                             now, schedule.bucketName(bucket)));
                 }
                 return null;
             });
         } catch (RuntimeException e) {
-            log.warn("Redis did not take {} message(s) of bucket {}, the first {} ({}); they stay {} in MySQL until "
-                    + "recovery schedules them", messages.size(), bucket, messages.get(0).id(), e.toString(),
-                    recordDelay ? MessageStatus.WAIT_PUT : MessageStatus.DELAY);
+            log.warn("Redis did not take {} message(s) of bucket {}, the first {} ({}); they stay WAIT_PUT in MySQL "
+                    + "until recovery schedules them", messages.size(), bucket, messages.get(0).id(), e.toString());
             return;
         }
         wakeups.scheduled(bucket, messages.stream().mapToLong(Message::score).min().orElseThrow());

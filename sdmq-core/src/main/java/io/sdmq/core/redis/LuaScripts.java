@@ -17,6 +17,7 @@ final class LuaScripts {
     /** The retry rule, one copy for the two scripts that give messages back. */
     private static final String RETRY_RULE = text("retry");
     static final RedisScript<Long> PUSH = load("push", Long.class);
+    static final RedisScript<List<Object>> PUSH_READY = load("push_ready", listType());
     static final RedisScript<List<Object>> MOVE_DUE = load("move_due", listType());
     static final RedisScript<List<Object>> POP = load("pop", listType());
     static final RedisScript<List<Object>> FINISH = load("finish", listType());

@@ -80,17 +80,39 @@ public final class RedisSchedule extends RedisBuckets implements Schedule, Resto
     }
 
     @Override
+    public List<Moved> pushReady(int bucket, List<Message> messages) {
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        BucketKeys keys = keys(bucket);
+        List<String> args = new ArrayList<>(messages.size() * 3 + 1);
+        args.add(keys.readyPrefix());
+        for (Message message : messages) {
+            args.add(Long.toString(message.id()));
+            args.add(codec.encode(message));
+            args.add(message.topic());
+        }
+        return moved(run(LuaScripts.PUSH_READY, List.of(keys.meta()), args.toArray()));
+    }
+
+    @Override
     public MoveResult moveDue(int bucket, long now, int limit) {
         BucketKeys keys = keys(bucket);
         List<Object> reply = run(LuaScripts.MOVE_DUE, keys.metaAndDelay(), Long.toString(now),
                 Integer.toString(positive(limit, "limit")), keys.readyPrefix());
-        List<String> flat = strings(reply.get(1));
+        List<Moved> moved = moved(reply.get(1));
+        log.debug("bucket {}: moved {} due messages, next score {}", bucket, moved.size(), reply.get(0));
+        return new MoveResult(moved, scoreOrNone(reply.get(0)));
+    }
+
+    /** A script's flat list of id, topic, id, topic, ... */
+    private static List<Moved> moved(Object reply) {
+        List<String> flat = strings(reply);
         List<Moved> moved = new ArrayList<>(flat.size() / 2);
         for (int i = 0; i < flat.size(); i += 2) {
             moved.add(new Moved(Long.parseLong(flat.get(i)), flat.get(i + 1)));
         }
-        log.debug("bucket {}: moved {} due messages, next score {}", bucket, moved.size(), reply.get(0));
-        return new MoveResult(List.copyOf(moved), scoreOrNone(reply.get(0)));
+        return List.copyOf(moved);
     }
 
     @Override

@@ -291,7 +291,7 @@ class RecoveryTest {
     }
 
     /**
-     * A bulk requeue commits its messages DELAY, due now, before Redis has them: one Redis refuses (or an instance
+     * A bulk requeue commits its messages READY, due now, before Redis has them: one Redis refuses (or an instance
      * killed in between never sent) is put back by the reconciler once overdue by its grace, as any message Redis lost.
      */
     @Test
@@ -305,7 +305,7 @@ class RecoveryTest {
         redisOutage.end();
 
         assertThat(result).isEqualTo(new BulkResult(1, 1));
-        assertThat(mysql.find(id).orElseThrow().status()).isEqualTo(DELAY);
+        assertThat(mysql.find(id).orElseThrow().status()).isEqualTo(READY);
         clock.advance(RECOVERY.grace().toMillis());
         engine.runOnce();
         assertThat(popNow()).as("not yet overdue by the grace: nobody put it back").isEmpty();

@@ -150,6 +150,19 @@ public final class InMemoryScheduleStore implements SchedulePorts {
     }
 
     @Override
+    public synchronized List<Moved> pushReady(int bucket, List<Message> messages) {
+        Bucket b = buckets[bucket];
+        List<Moved> added = new ArrayList<>();
+        for (Message message : messages) {
+            if (b.meta.putIfAbsent(message.id(), message) == null) {
+                b.ready.computeIfAbsent(message.topic(), t -> new ArrayDeque<>()).addLast(message.id());
+                added.add(new Moved(message.id(), message.topic()));
+            }
+        }
+        return added;
+    }
+
+    @Override
     public synchronized MoveResult moveDue(int bucket, long now, int limit) {
         Bucket b = buckets[bucket];
         List<Moved> moved = new ArrayList<>();

@@ -528,7 +528,7 @@ public abstract class MessageLogContract {
     }
 
     /**
-     * A bulk requeue's page: 1 200 messages (more than one statement's ids), DEAD and EXPIRED, each moved to DELAY and
+     * A bulk requeue's page: 1 200 messages (more than one statement's ids), DEAD and EXPIRED, each moved to READY and
      * logged with the page's note, except those that moved meanwhile (every tenth, requeued by someone else) or died
      * in the very millisecond of the requeue (every tenth but five): each keeps its row and gets no log row.
      */
@@ -549,7 +549,7 @@ public abstract class MessageLogContract {
         log.apply(died);
         log.apply(meanwhile);
 
-        List<Transition> requeue = died.stream().map(t -> Transition.of(t.messageId(), t.to(), DELAY, T0 + 3, BUCKET)
+        List<Transition> requeue = died.stream().map(t -> Transition.of(t.messageId(), t.to(), READY, T0 + 3, BUCKET)
                 .withAttempts(0).withDueTime(T0 + 3).withNote("requeue by ops")).toList();
         List<Long> moved = log.applyWhereStill(requeue);
 
@@ -564,7 +564,7 @@ public abstract class MessageLogContract {
                 assertThat(history).extracting(Transition::note).doesNotContain("requeue by ops");
             } else {
                 assertThat(List.of(row.status(), row.message().attempts(), row.message().dueTime(), row.updateTime()))
-                        .containsExactly(DELAY, 0, T0 + 3, T0 + 3);
+                        .containsExactly(READY, 0, T0 + 3, T0 + 3);
                 assertThat(history).last().isEqualTo(asLogged(requeue.get(i)));
             }
         }

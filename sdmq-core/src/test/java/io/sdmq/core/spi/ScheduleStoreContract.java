@@ -186,6 +186,25 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
+    void push_ready_adds_straight_to_the_ready_lists_in_order_and_a_replay_changes_nothing() {
+        Message held = aMessage().topic("order").due(NOW).build();
+        push(B, held);
+        Message a = aMessage().topic("order").due(NOW).build();
+        Message b = aMessage().topic("mail").due(NOW).build();
+        Message c = aMessage().topic("order").due(NOW).build();
+
+        assertThat(schedule.pushReady(B, List.of(held, a, b, c))).containsExactly(new Moved(a.id(), "order"),
+                new Moved(b.id(), "mail"), new Moved(c.id(), "order"));
+        assertThat(schedule.pushReady(B, List.of(a, b))).isEmpty();
+
+        assertThat(reservations.readyTopics(B)).containsExactlyInAnyOrder("order", "mail");
+        assertThat(schedule.moveDue(B, NOW, 10).moved()).containsExactly(new Moved(held.id(), "order"));
+        assertThat(reservations.pop(B, "order", 10, NOW, 0)).containsExactly(a.withAttempts(1), c.withAttempts(1),
+                held.withAttempts(1));
+        assertThat(reservations.pop(B, "mail", 10, NOW, 0)).containsExactly(b.withAttempts(1));
+    }
+
+    @Test
     void ready_topics_are_the_topics_with_ready_lists() {
         push(B, aMessage().topic("order").due(NOW).build());
         push(B, aMessage().topic("mail.v2").due(NOW).build());
