@@ -23,11 +23,11 @@ public interface Consumer {
     CompletableFuture<List<Message>> pop(String topic, int count, Duration timeout, Duration linger);
 
     /**
-     * As {@link #pop} without a linger, each message reserved until {@code reservedUntil} (epoch ms), or for its
-     * time-to-run when that ends later: a sink pops for as long as its send may take, so that none is handed out
-     * again while its send is under way.
+     * As {@link #pop} without a linger, each message reserved for {@code reservation} from the moment it is popped,
+     * or for its time-to-run when that is longer: a sink pops for as long as its send may take, so that none is
+     * handed out again while its send is under way, however long the pop waited.
      */
-    CompletableFuture<List<Message>> popUntil(String topic, int count, Duration timeout, long reservedUntil);
+    CompletableFuture<List<Message>> popReserved(String topic, int count, Duration timeout, Duration reservation);
 
     /**
      * A consumer's loop in one call: finishes {@code ids} as {@link #finishAll} does (none when empty), then pops as

@@ -65,9 +65,10 @@ final class ConsumerCalls implements Consumer {
     }
 
     @Override
-    public CompletableFuture<List<Message>> popUntil(String topic, int count, Duration timeout, long reservedUntil) {
+    public CompletableFuture<List<Message>> popReserved(String topic, int count, Duration timeout,
+                                                        Duration reservation) {
         checkPop(topic, count, timeout, Duration.ZERO);
-        return waiting.pop(topic, count, timeout.toMillis(), 0, reservedUntil);
+        return waiting.pop(topic, count, timeout.toMillis(), 0, reservation.toMillis());
     }
 
     @Override

@@ -41,9 +41,10 @@ final class ReadyPops {
 
     /**
      * What the topic's settings let a drain take now: all it wants, some, or nothing (paused, limited); each reserved
-     * until {@code reservedUntil} when that ends later than its time-to-run (0: never).
+     * for {@code reserveMs} from now when that is longer than its time-to-run (0: never).
      */
-    List<Message> take(WaitingTopic topic, int count, long reservedUntil) {
+    List<Message> take(WaitingTopic topic, int count, long reserveMs) {
+        long reservedUntil = reserveMs == 0 ? 0 : clock.millis() + reserveMs;
         return gate.take(topic.name, count, clock, reservedUntil,
                 (allowed, times) -> take(topic, allowed, times, reservedUntil));
     }

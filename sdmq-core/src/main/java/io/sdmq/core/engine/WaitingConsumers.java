@@ -40,13 +40,13 @@ final class WaitingConsumers {
 
     /**
      * Up to {@code count} messages of a topic, as soon as any is ready, or {@code lingerMs} after the first one came
-     * when fewer than {@code count} have; what it has (maybe nothing) after {@code timeoutMs}. Each is reserved until
-     * {@code reservedUntil} when that ends later than its time-to-run (0: never).
+     * when fewer than {@code count} have; what it has (maybe nothing) after {@code timeoutMs}. Each is reserved for
+     * {@code reserveMs} from its pop when that is longer than its time-to-run (0: never).
      */
     CompletableFuture<List<Message>> pop(String topicName, int count, long timeoutMs, long lingerMs,
-                                         long reservedUntil) {
+                                         long reserveMs) {
         WaitingTopic topic = topic(topicName);
-        Waiter waiter = new Waiter(count, lingerMs, reservedUntil);
+        Waiter waiter = new Waiter(count, lingerMs, reserveMs);
         topic.waiters.add(waiter);
         // read after the add: either this pop sees the flag, or answerAll sees this waiter
         if (closing) {
@@ -167,7 +167,7 @@ final class WaitingConsumers {
                 topic.waiters.remove(waiter);
                 continue;
             }
-            List<Message> got = pops.take(topic, waiter.count - waiter.got.size(), waiter.reservedUntil);
+            List<Message> got = pops.take(topic, waiter.count - waiter.got.size(), waiter.reserveMs);
             waiter.got.addAll(got);
             if (waiter.got.size() < waiter.count && (waiter.got.isEmpty() || waiter.lingerMs > 0)) {
                 if (!got.isEmpty() && !waiter.lingering) {
@@ -200,15 +200,15 @@ final class WaitingConsumers {
     static final class Waiter extends CompletableFuture<List<Message>> {
         final int count;
         final long lingerMs;
-        final long reservedUntil;
+        final long reserveMs;
         final AtomicBoolean claimed = new AtomicBoolean();
         final List<Message> got = new ArrayList<>();
         boolean lingering;
 
-        Waiter(int count, long lingerMs, long reservedUntil) {
+        Waiter(int count, long lingerMs, long reserveMs) {
             this.count = count;
             this.lingerMs = lingerMs;
-            this.reservedUntil = reservedUntil;
+            this.reserveMs = reserveMs;
         }
     }
 }

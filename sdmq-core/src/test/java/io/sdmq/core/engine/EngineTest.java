@@ -153,6 +153,27 @@ class EngineTest {
                 assertThat(messageLog.find(id).orElseThrow().message().attempts()).isEqualTo(2));
     }
 
+    /** A sink's pop waits for its messages; each is reserved for the reservation from the moment it is popped. */
+    @Test
+    void a_reserved_pop_holds_each_message_for_its_reservation_from_the_pop_not_from_the_call() throws Exception {
+        long id = push("order", 2_000, 1_000L);
+        CompletableFuture<List<Message>> waiting =
+                engine.consumer().popReserved("order", 10, Duration.ofSeconds(30), Duration.ofSeconds(10));
+        clock.advance(2_000);
+        engine.runOnce();
+        assertThat(waiting.get(5, TimeUnit.SECONDS)).extracting(Message::id).containsExactly(id);
+
+        clock.advance(9_999);
+        engine.runOnce();
+        engine.runOnce();
+        assertThat(popNow("order")).as("neither its TTR nor 10 s from the call end the reservation").isEmpty();
+
+        clock.advance(1);
+        engine.runOnce();
+        engine.runOnce();
+        assertThat(popNow("order")).extracting(Message::id).containsExactly(id);
+    }
+
     @Test
     void a_message_whose_attempts_are_exhausted_ends_dead() {
         long id = push("order", 0, 1_000L);

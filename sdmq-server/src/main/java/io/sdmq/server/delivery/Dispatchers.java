@@ -113,7 +113,7 @@ public class Dispatchers implements SmartLifecycle {
         }
         try {
             TopicDispatcher dispatcher = new TopicDispatcher(topic, delivery, targets.open(topic, delivery), consumer,
-                    acks, clock, properties.batch(), registry);
+                    acks, properties.batch(), registry);
             dispatcher.start();
             running.put(topic, dispatcher);
             failedAt.remove(topic);

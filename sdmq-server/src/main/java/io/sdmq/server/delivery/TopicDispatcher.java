@@ -8,7 +8,6 @@ import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
@@ -44,7 +43,6 @@ final class TopicDispatcher {
     private final Sent timedOut;
     private final Consumer consumer;
     private final Acknowledgements acks;
-    private final Clock clock;
     private final int batch;
     private final Semaphore room;
     private final Map<Sent.Outcome, Timer> sends = new EnumMap<>(Sent.Outcome.class);
@@ -52,7 +50,7 @@ final class TopicDispatcher {
     private volatile boolean running = true;
 
     TopicDispatcher(String topic, Map<String, Object> delivery, Sink sink, Consumer consumer, Acknowledgements acks,
-                    Clock clock, int batch, MeterRegistry registry) {
+                    int batch, MeterRegistry registry) {
         this.topic = topic;
         this.delivery = delivery;
         this.sink = sink;
@@ -61,7 +59,6 @@ final class TopicDispatcher {
                 + " ms");
         this.consumer = consumer;
         this.acks = acks;
-        this.clock = clock;
         this.batch = batch;
         this.room = new Semaphore(limits.concurrency());
         for (Sent.Outcome outcome : Sent.Outcome.values()) {
@@ -135,8 +132,7 @@ final class TopicDispatcher {
     private List<Message> pop(int wanted) throws InterruptedException, ExecutionException {
         List<Message> got;
         try {
-            got = consumer.popUntil(topic, wanted, POLL, clock.millis() + limits.timeout().plus(MARGIN).toMillis())
-                    .get();
+            got = consumer.popReserved(topic, wanted, POLL, limits.timeout().plus(MARGIN)).get();
         } catch (RuntimeException | ExecutionException | InterruptedException e) {
             room.release(wanted);
             throw e;
