@@ -39,6 +39,7 @@ import java.util.Map;
  *                                           it makes the database --peer-db, default sdmq_peer)
  * --messages N --producers P --consumers C --rate R --duration S --inflight N --preload N --lead S
  * --drain S (give up once nothing arrived for S seconds past the last due time) --max-drain S
+ * --delay-scale F                   W1, W2, W3 and W5's delays times F, 0 &lt; F &lt;= 1 (default 1)
  * --redis redis://127.0.0.1:6379 --prefix sdmq     the server's Redis and key prefix (raw, W5, W6)
  * --server-pid PID                                 also report the server process's CPU seconds (Linux /proc)
  * --mariadb-pid PID --redis-pid PID                also report those processes' CPU seconds

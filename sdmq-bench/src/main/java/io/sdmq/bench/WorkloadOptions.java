@@ -12,10 +12,12 @@ package io.sdmq.bench;
  * @param sink       --sink webhook|rabbitmq: the run's topic delivers to a receiver in this process (W8); empty for
  *                   consumers that poll
  * @param rabbitUrl  --rabbitmq, the broker a rabbitmq sink's receiver consumes from (the server's own)
+ * @param delayScale --delay-scale F: W1, W2, W3 and W5's delays times F (default 1, the workloads' own; the tests
+ *                   make them shorter so that a run takes seconds, not ten)
  */
 record WorkloadOptions(int producers, int consumers, int inflight, long idleMs, long maxDrainMs, String redisUrl,
                        String prefix, String serverDb, String dbUser, String dbPassword, boolean pushAsync,
-                       String url, int topicSettings, String sink, String rabbitUrl) {
+                       String url, int topicSettings, String sink, String rabbitUrl, double delayScale) {
 
     static WorkloadOptions of(Options options) {
         return new WorkloadOptions(options.integer("producers", 4), options.integer("consumers", 4),
@@ -24,7 +26,16 @@ record WorkloadOptions(int producers, int consumers, int inflight, long idleMs, 
                 options.text("prefix", "sdmq"), options.text("server-db", ""), options.text("db-user", "root"),
                 options.text("db-password", ""), pushAsync(options.text("push", "sync")),
                 options.text("url", "http://127.0.0.1:8080"), options.integer("topic-settings", 0),
-                options.text("sink", ""), options.text("rabbitmq", "amqp://guest:guest@127.0.0.1:5672"));
+                options.text("sink", ""), options.text("rabbitmq", "amqp://guest:guest@127.0.0.1:5672"),
+                delayScale(options.text("delay-scale", "1")));
+    }
+
+    private static double delayScale(String text) {
+        double scale = Double.parseDouble(text);
+        if (!(scale > 0 && scale <= 1)) {
+            throw new IllegalArgumentException("--delay-scale: more than 0 and at most 1, not " + text);
+        }
+        return scale;
     }
 
     private static boolean pushAsync(String push) {

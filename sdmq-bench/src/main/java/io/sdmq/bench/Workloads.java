@@ -32,17 +32,17 @@ final class Workloads {
 
     /** W1 burst: one push per request, delays uniform 2–10 s. */
     Map<String, Object> burst(String workload, int messages) throws Exception {
-        return delivery.run(workload, messages, 1, 0, now -> now + uniform(2_000, 10_000)).result();
+        return delivery.run(workload, messages, 1, 0, now -> now + delay(2_000, 10_000)).result();
     }
 
     /** W2 batch: /push/batch with 1 000 messages per call, delays uniform 2–10 s. */
     Map<String, Object> batch(int messages) throws Exception {
-        return delivery.run("W2", messages, BATCH, 0, now -> now + uniform(2_000, 10_000)).result();
+        return delivery.run("W2", messages, BATCH, 0, now -> now + delay(2_000, 10_000)).result();
     }
 
     /** W3 steady: one push per request at a fixed offered rate for a duration, delays uniform 1–5 s. */
     Map<String, Object> steady(int rate, int seconds) throws Exception {
-        Map<String, Object> result = delivery.run("W3", rate * seconds, 1, rate, now -> now + uniform(1_000, 5_000))
+        Map<String, Object> result = delivery.run("W3", rate * seconds, 1, rate, now -> now + delay(1_000, 5_000))
                 .result();
         result.put("targetRate", rate);
         return result;
@@ -224,6 +224,11 @@ final class Workloads {
             }
         }
         return total;
+    }
+
+    /** A delay of W1, W2, W3 or W5: uniform in [low, high] ms, both times --delay-scale. */
+    private long delay(long low, long high) {
+        return uniform(Math.round(low * options.delayScale()), Math.round(high * options.delayScale()));
     }
 
     /** A uniform random number in [low, high]. */

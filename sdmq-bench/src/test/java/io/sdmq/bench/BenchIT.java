@@ -280,7 +280,7 @@ class BenchIT {
     /** Runs the bench's main on one workload; answers the JSON line it appended to its results file. */
     private static JsonNode bench(String workload, String... options) throws Exception {
         List<String> args = new ArrayList<>(List.of("--workload", workload, "--redis", TestServices.redisUrl(),
-                "--prefix", prefix, "--drain", "15"));
+                "--prefix", prefix, "--drain", "15", "--delay-scale", "0.2"));
         args.addAll(List.of(options));
         if (!args.contains("--out")) {
             args.addAll(List.of("--out", dir.resolve(workload + ".jsonl").toString()));
