@@ -1,6 +1,7 @@
 package io.sdmq.core.engine;
 
 import io.sdmq.common.Buckets;
+import io.sdmq.common.Daemons;
 import io.sdmq.common.InvalidRequestException;
 import io.sdmq.common.MessageStatus;
 import io.sdmq.common.StoredMessage;
@@ -19,6 +20,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import static io.sdmq.common.MessageStatus.DEAD;
@@ -53,6 +59,9 @@ final class BulkActions {
     private final Schedule schedule;
     private final Wakeups wakeups;
     private final Clock clock;
+    /** Reads the next page of each action under way; a thread ends when it has been idle for a minute. */
+    private final ExecutorService readAhead = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), Daemons.factory("sdmq-bulk-read"));
 
     BulkActions(MessageLog messageLog, StatusLog statusLog, ScheduleCommitted scheduling, ProducerCalls producer,
                 Schedule schedule, Wakeups wakeups, Clock clock) {
@@ -194,20 +203,31 @@ final class BulkActions {
         return byBucket;
     }
 
-    /** Runs {@code change} over the query's pages; it answers how many messages of its page it changed. */
+    /**
+     * Runs {@code change} over the query's pages; it answers how many messages of its page it changed. The next page
+     * is read while this one is changed: its ids are all beyond this page's, so the change does not touch them, and
+     * each change checks again, under its own lock or script, that a message is still what the page read.
+     */
     private BulkResult inPages(MessageQuery query, Function<List<StoredMessage>, Integer> change) {
         long matched = 0;
         long changed = 0;
-        for (MessageQuery page = query; ; ) {
-            List<StoredMessage> rows = messageLog.search(page, PAGE);
+        CompletableFuture<List<StoredMessage>> next = read(query);
+        while (true) {
+            List<StoredMessage> rows = RestoreFromLog.join(next);
+            boolean last = rows.size() < PAGE;
+            if (!last) {
+                next = read(query = query.after(rows.get(rows.size() - 1).message().id()));
+            }
             matched += rows.size();
             changed += rows.isEmpty() ? 0 : change.apply(rows);
-            if (rows.size() < PAGE) {
-                break;
+            if (last) {
+                return new BulkResult(matched, changed);
             }
-            page = page.after(rows.get(rows.size() - 1).message().id());
         }
-        return new BulkResult(matched, changed);
+    }
+
+    private CompletableFuture<List<StoredMessage>> read(MessageQuery page) {
+        return CompletableFuture.supplyAsync(() -> messageLog.search(page, PAGE), readAhead);
     }
 
     /** The filter's query over the action's statuses, due after {@code dueAfter} when not null. */
