@@ -99,7 +99,7 @@ public final class Engine implements AutoCloseable {
         this.admin = new AdminCalls(messageLog, statusLog, scheduling, restorer, schedule, clock,
                 new BulkActions(messageLog, statusLog, scheduling, producerCalls, schedule, wakeups, clock));
         MoveDueMessages scheduler = new MoveDueMessages(schedule, statusLog, this::ready, locks,
-                settings.moveBatch(), dueTimes);
+                settings.moveBatch(), dueTimes, clock);
         RequeueExpiredReservations reaper = new RequeueExpiredReservations(reservations, statusLog, wakeups,
                 settings.moveBatch(), deadlines, events);
         this.loops = loops(settings, schedule, messageLog, wakeups,

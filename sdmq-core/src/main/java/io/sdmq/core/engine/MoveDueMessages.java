@@ -6,6 +6,7 @@ import io.sdmq.core.spi.Schedule;
 import io.sdmq.core.spi.Schedule.MoveResult;
 import io.sdmq.core.spi.Schedule.Moved;
 
+import java.time.Clock;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -29,15 +30,17 @@ final class MoveDueMessages implements TimedLoop.Step {
     private final BucketLocks locks;
     private final int batch;
     private final BucketTimes heads;
+    private final Clock clock;
 
     MoveDueMessages(Schedule schedule, StatusLog statusLog, ReadyListener listener, BucketLocks locks, int batch,
-                    BucketTimes heads) {
+                    BucketTimes heads, Clock clock) {
         this.schedule = schedule;
         this.statusLog = statusLog;
         this.listener = listener;
         this.locks = locks;
         this.batch = batch;
         this.heads = heads;
+        this.clock = clock;
     }
 
     @Override
@@ -57,10 +60,16 @@ final class MoveDueMessages implements TimedLoop.Step {
         });
     }
 
+    /**
+     * Moves what is due at the tick's {@code now}, each move timed once the bucket is held: a push that recorded its
+     * DELAY while this move waited for the lock recorded it after {@code now}, and a READY timed before it would lose
+     * to the status log's guard (a row keeps its latest change), leaving the row DELAY while the message waits ready.
+     */
     private MoveResult moveAndRecord(int bucket, long now) {
         MoveResult result = schedule.moveDue(bucket, now, batch);
+        long at = Math.max(now, clock.millis());
         for (Moved moved : result.moved()) {
-            statusLog.record(Transition.of(moved.id(), MessageStatus.DELAY, MessageStatus.READY, now,
+            statusLog.record(Transition.of(moved.id(), MessageStatus.DELAY, MessageStatus.READY, at,
                     schedule.bucketName(bucket)));
         }
         return result;
