@@ -3,6 +3,7 @@ package io.sdmq.core.engine;
 import io.sdmq.common.Buckets;
 import io.sdmq.common.Daemons;
 import io.sdmq.common.InvalidRequestException;
+import io.sdmq.common.Message;
 import io.sdmq.common.MessageStatus;
 import io.sdmq.common.StoredMessage;
 import io.sdmq.common.Transition;
@@ -25,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import static io.sdmq.common.MessageStatus.DEAD;
@@ -37,10 +39,10 @@ import static io.sdmq.common.MessageStatus.WAIT_PUT;
 /**
  * The operators' bulk actions: the matching messages are read from MySQL in keyset pages of {@link #PAGE}, oldest
  * first, and each page is changed, one script per bucket, with the per-message steps the engine already races safely
- * with consumers and the scheduler: a message moves only where it still is what the page read (still in the delay zset for run-now, still
- * DEAD or EXPIRED in MySQL for requeue, still in Redis for delete), so one finished meanwhile is left alone. No
- * transaction spans more than a page; a repeated action finds nothing left to change. Every change is a status log
- * row whose note names the action and the caller.
+ * with consumers and the scheduler: a message moves only where it still is what the page read (still in the delay
+ * zset for run-now, still DEAD or EXPIRED in MySQL for requeue, still in Redis for delete), so one finished meanwhile
+ * is left alone. No transaction spans more than a page; a repeated action finds nothing left to change. Every change
+ * is a status log row whose note names the action and the caller.
  */
 final class BulkActions {
     /** Messages read and changed at a time. */
@@ -59,8 +61,8 @@ final class BulkActions {
     private final Schedule schedule;
     private final Wakeups wakeups;
     private final Clock clock;
-    /** Reads the next page of each action under way; a thread ends when it has been idle for a minute. */
-    private final ExecutorService readAhead = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+    /** Reads the next page of each action under way, and a requeue's Redis steps; a thread ends after a minute idle. */
+    private final ExecutorService background = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
             new SynchronousQueue<>(), Daemons.factory("sdmq-bulk-read"));
 
     BulkActions(MessageLog messageLog, StatusLog statusLog, ScheduleCommitted scheduling, ProducerCalls producer,
@@ -117,16 +119,23 @@ final class BulkActions {
      */
     BulkResult requeue(BulkFilter filter, String caller) {
         String note = note("requeue", caller);
-        return inPages(query(filter, REQUEUE, null), page -> {
+        // a page goes to Redis while the next page's move is committed; one page at a time, the last before the answer
+        AtomicReference<CompletableFuture<Void>> toRedis =
+                new AtomicReference<>(CompletableFuture.completedFuture(null));
+        BulkResult result = inPages(query(filter, REQUEUE, null), page -> {
             long now = timedAfter(page);
             List<Transition> transitions = page.stream().map(row -> Transition.of(row.message().id(), row.status(),
                     READY, now, bucketName(row.message().id())).withAttempts(0).withDueTime(now).withNote(note))
                     .toList();
             Set<Long> moved = Set.copyOf(messageLog.applyWhereStill(transitions));
-            scheduling.scheduleReady(page.stream().map(StoredMessage::message).filter(m -> moved.contains(m.id()))
-                    .map(m -> m.withAttempts(0).withDueTime(now)).toList());
+            List<Message> ready = page.stream().map(StoredMessage::message).filter(m -> moved.contains(m.id()))
+                    .map(m -> m.withAttempts(0).withDueTime(now)).toList();
+            RestoreFromLog.join(toRedis.get());
+            toRedis.set(CompletableFuture.runAsync(() -> scheduling.scheduleReady(ready), background));
             return moved.size();
         });
+        RestoreFromLog.join(toRedis.get());
+        return result;
     }
 
     /**
@@ -227,7 +236,7 @@ final class BulkActions {
     }
 
     private CompletableFuture<List<StoredMessage>> read(MessageQuery page) {
-        return CompletableFuture.supplyAsync(() -> messageLog.search(page, PAGE), readAhead);
+        return CompletableFuture.supplyAsync(() -> messageLog.search(page, PAGE), background);
     }
 
     /** The filter's query over the action's statuses, due after {@code dueAfter} when not null. */
