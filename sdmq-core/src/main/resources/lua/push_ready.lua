@@ -1,5 +1,5 @@
--- Adds due messages straight to their topics' ready lists, each unless the bucket's meta holds it already (a replay changes
--- nothing): a bulk requeue's messages, due now, skip the delay zset and the scheduler's move.
+-- Adds due messages straight to their topics' ready lists, each unless the bucket's meta holds it already (a replay
+-- changes nothing): a bulk requeue's messages, due now, skip the delay zset and the scheduler's move.
 -- KEYS: meta hash.  ARGV: ready key prefix (the topic is appended), then id, meta JSON, topic once per message.
 -- Returns { id1, topic1, id2, topic2, ... } of the messages added, in order.
 local meta = KEYS[1]

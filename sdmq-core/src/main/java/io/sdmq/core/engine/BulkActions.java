@@ -63,7 +63,7 @@ final class BulkActions {
     private final Clock clock;
     /** Reads the next page of each action under way, and a requeue's Redis steps; a thread ends after a minute idle. */
     private final ExecutorService background = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), Daemons.factory("sdmq-bulk-read"));
+            new SynchronousQueue<>(), Daemons.factory("sdmq-bulk"));
 
     BulkActions(MessageLog messageLog, StatusLog statusLog, ScheduleCommitted scheduling, ProducerCalls producer,
                 Schedule schedule, Wakeups wakeups, Clock clock) {
@@ -225,7 +225,8 @@ final class BulkActions {
             List<StoredMessage> rows = RestoreFromLog.join(next);
             boolean last = rows.size() < PAGE;
             if (!last) {
-                next = read(query = query.after(rows.get(rows.size() - 1).message().id()));
+                query = query.after(rows.get(rows.size() - 1).message().id());
+                next = read(query);
             }
             matched += rows.size();
             changed += rows.isEmpty() ? 0 : change.apply(rows);

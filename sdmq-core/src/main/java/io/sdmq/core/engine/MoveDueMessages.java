@@ -8,6 +8,7 @@ import io.sdmq.core.spi.Schedule.Moved;
 
 import java.time.Clock;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -22,6 +23,15 @@ final class MoveDueMessages implements TimedLoop.Step {
     @FunctionalInterface
     interface ReadyListener {
         void ready(int bucket, Set<String> topics);
+
+        /** Tells the topics of the messages that went to the bucket's ready lists, if any did. */
+        default void readyAll(int bucket, List<Moved> moved) {
+            Set<String> topics = new LinkedHashSet<>();
+            moved.forEach(m -> topics.add(m.topic()));
+            if (!topics.isEmpty()) {
+                ready(bucket, topics);
+            }
+        }
     }
 
     private final Schedule schedule;
@@ -51,11 +61,7 @@ final class MoveDueMessages implements TimedLoop.Step {
     private void moveBucket(int bucket, long now) {
         heads.drain(bucket, batch, () -> {
             MoveResult result = locks.exclusive(bucket, () -> moveAndRecord(bucket, now));
-            Set<String> topics = new LinkedHashSet<>();
-            result.moved().forEach(moved -> topics.add(moved.topic()));
-            if (!topics.isEmpty()) {
-                listener.ready(bucket, topics);
-            }
+            listener.readyAll(bucket, result.moved());
             return new BucketTimes.Look(result.moved().size(), result.nextScore());
         });
     }

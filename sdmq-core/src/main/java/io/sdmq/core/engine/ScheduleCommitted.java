@@ -9,9 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Puts committed messages into their buckets, one script per bucket: those committed as WAIT_PUT with a record of each
@@ -62,11 +60,7 @@ final class ScheduleCommitted {
                         e.toString());
                 return;
             }
-            Set<String> topics = new LinkedHashSet<>();
-            added.forEach(moved -> topics.add(moved.topic()));
-            if (!topics.isEmpty()) {
-                listener.ready(bucket, topics);
-            }
+            listener.readyAll(bucket, added);
         });
     }
 

@@ -22,8 +22,9 @@ public interface Schedule extends BucketSet {
     boolean push(int bucket, List<Message> messages, long now);
 
     /**
-     * Adds due messages straight to their topics' ready lists in one step, each unless the bucket holds its meta already
-     * (a replay changes nothing): what a bulk requeue brings back due now skips the delay set and the scheduler's move.
+     * Adds due messages straight to their topics' ready lists in one step, each unless the bucket holds its meta
+     * already (a replay changes nothing): what a bulk requeue brings back due now skips the delay set and the
+     * scheduler's move.
      *
      * @return the messages added, in order
      */

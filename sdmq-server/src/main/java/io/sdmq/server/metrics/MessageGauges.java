@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * handed out was due), read from MySQL every {@code sdmq.metrics.refresh} by one daemon thread, so a scrape costs no
  * query. The two queries read every scheduled message's index entry (a million take MariaDB seconds), so a refresh
  * that took t waits at least {@link #PAUSE_FACTOR} × t before the next: a large backlog makes the gauges older, not
- * MySQL busier. Every instance reports the same values, those of the whole deployment. A topic beyond the tag bound counts
- * in {@code other} (the sum of their messages, the largest of their ages); a topic that has no scheduled message any
- * more reads 0.
+ * MySQL busier. Every instance reports the same values, those of the whole deployment. A topic beyond the tag bound
+ * counts in {@code other} (the sum of their messages, the largest of their ages); a topic that has no scheduled
+ * message any more reads 0.
  */
 final class MessageGauges implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MessageGauges.class);
