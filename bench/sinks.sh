@@ -15,6 +15,7 @@
 #   RABBITMQ_URL  the broker (default amqp://guest:guest@127.0.0.1:5672; the server gets its host and port)
 #   SINK_SERVER_JAR  the server jar to run (default the one this build makes), e.g. an older build for an A/B pair
 #   SINK_SERVER_ARGS more server arguments, e.g. "--sdmq.delivery.batch=500"
+#   SINK_JAVA_OPTS   more server JVM options (the parallel collector is always on), e.g. "-Xlog:gc:file=gc.log"
 #
 # All traffic stays on 127.0.0.1 (port 18096).
 set -euo pipefail
@@ -33,7 +34,7 @@ LOAD_START=$(uptime)
 
 echo "building (mvnw package)"
 ./mvnw -q -DskipTests package
-JAVA_OPTS="-XX:+UseParallelGC"
+JAVA_OPTS="-XX:+UseParallelGC ${SINK_JAVA_OPTS:-}"
 # shellcheck disable=SC2206 # SINK_SERVER_ARGS is a list of arguments
 SERVER_EXTRA_ARGS=(--sdmq.delivery.webhook.allowed-hosts=127.0.0.1 --spring.rabbitmq.addresses="$RABBITMQ_URL"
     ${SINK_SERVER_ARGS:-})
