@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -216,9 +216,9 @@ public final class Engine implements AutoCloseable {
         loops.runOnce();
     }
 
-    private void ready(int bucket, Set<String> topics) {
-        topics.forEach(topic -> waiting.ready(bucket, topic));
-        signal.publish(bucket, topics);
+    private void ready(int bucket, Map<String, Integer> counts) {
+        counts.forEach((topic, count) -> waiting.ready(bucket, topic, count));
+        signal.publish(bucket, counts.keySet());
     }
 
     private void restoreEmptyBuckets() {

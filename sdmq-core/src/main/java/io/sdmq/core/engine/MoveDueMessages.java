@@ -7,9 +7,9 @@ import io.sdmq.core.spi.Schedule.MoveResult;
 import io.sdmq.core.spi.Schedule.Moved;
 
 import java.time.Clock;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * The scheduler: moves due messages of each bucket to their topics' ready lists, in bounded batches, and
@@ -19,17 +19,17 @@ import java.util.Set;
  */
 final class MoveDueMessages implements TimedLoop.Step {
 
-    /** Told, per bucket move, which topics got ready messages. */
+    /** Told, per bucket move, how many ready messages each topic got. */
     @FunctionalInterface
     interface ReadyListener {
-        void ready(int bucket, Set<String> topics);
+        void ready(int bucket, Map<String, Integer> counts);
 
-        /** Tells the topics of the messages that went to the bucket's ready lists, if any did. */
+        /** Tells how many of the messages that went to the bucket's ready lists each topic got, if any went. */
         default void readyAll(int bucket, List<Moved> moved) {
-            Set<String> topics = new LinkedHashSet<>();
-            moved.forEach(m -> topics.add(m.topic()));
-            if (!topics.isEmpty()) {
-                ready(bucket, topics);
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            moved.forEach(m -> counts.merge(m.topic(), 1, Integer::sum));
+            if (!counts.isEmpty()) {
+                ready(bucket, counts);
             }
         }
     }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -68,10 +69,25 @@ final class WaitingConsumers {
         return waiter;
     }
 
-    /** Ready ids arrived in a bucket of a topic. */
+    /** Ready ids arrived in a bucket of a topic, how many unknown (another instance moved them). */
     void ready(int bucket, String topicName) {
         WaitingTopic topic = topic(topicName);
         topic.candidates.add(bucket);
+        startDrain(topic);
+    }
+
+    /**
+     * {@code count} ids of a topic arrived in a bucket here. A consumer first in line that lingers takes them in one
+     * pop once those arrived since its last pop would fill its batch, or when its linger ends: not in a pop per move,
+     * each a hand-off to a drain thread and a Redis script, while messages fall due one at a time.
+     */
+    void ready(int bucket, String topicName, int count) {
+        WaitingTopic topic = topic(topicName);
+        topic.candidates.add(bucket);
+        Waiter first = topic.waiters.peek();
+        if (first != null && first.wants > 0 && topic.readySincePop.addAndGet(count) < first.wants) {
+            return;
+        }
         startDrain(topic);
     }
 
@@ -167,14 +183,17 @@ final class WaitingConsumers {
                 topic.waiters.remove(waiter);
                 continue;
             }
+            topic.readySincePop.set(0);
             List<Message> got = pops.take(topic, waiter.count - waiter.got.size(), waiter.reserveMs);
             waiter.got.addAll(got);
-            if (waiter.got.size() < waiter.count && (waiter.got.isEmpty() || waiter.lingerMs > 0)) {
+            if (waiter.got.size() < waiter.count
+                    && (waiter.got.isEmpty() || waiter.lingerMs > 0 && !waiter.lingerOver)) {
                 if (!got.isEmpty() && !waiter.lingering) {
                     waiter.lingering = true;
                     Waiter lingering = waiter;
-                    timer.schedule(() -> expire(topic, lingering), lingering.lingerMs, TimeUnit.MILLISECONDS);
+                    timer.schedule(() -> endLinger(topic, lingering), lingering.lingerMs, TimeUnit.MILLISECONDS);
                 }
+                waiter.wants = waiter.lingering ? waiter.count - waiter.got.size() : 0;
                 waiter.claimed.set(false);
                 return;
             }
@@ -183,11 +202,30 @@ final class WaitingConsumers {
         }
     }
 
+    /** A consumer's linger ended: a last pop for the rest of its batch, unless a drain is under way, then it answers. */
+    private void endLinger(WaitingTopic topic, Waiter waiter) {
+        waiter.lingerOver = true;
+        try {
+            drainer.execute(() -> {
+                if (!topic.candidates.isEmpty() && topic.draining.compareAndSet(false, true)) {
+                    drainAndRelease(topic, null);
+                }
+                expire(topic, waiter);
+            });
+        } catch (RejectedExecutionException e) {
+            expire(topic, waiter);
+        }
+    }
+
     /** Answers a waiter with what it has: at its timeout, or at the end of its linger. */
     private void expire(WaitingTopic topic, Waiter waiter) {
         if (waiter.claimed.compareAndSet(false, true)) {
             topic.waiters.remove(waiter);
             waiter.complete(List.copyOf(waiter.got));
+            if (waiter.wants > 0 && !closing) {
+                // the moves it let wait may serve the consumers behind it
+                startDrain(topic);
+            }
         } else if (!waiter.isDone()) {
             timer.schedule(() -> expire(topic, waiter), 1, TimeUnit.MILLISECONDS);
         }
@@ -204,6 +242,10 @@ final class WaitingConsumers {
         final AtomicBoolean claimed = new AtomicBoolean();
         final List<Message> got = new ArrayList<>();
         boolean lingering;
+        /** While it lingers, how many more messages fill its batch (else 0): what a move must bring to pop for it. */
+        volatile int wants;
+        /** Its linger ended: the next pop for it is its last. */
+        volatile boolean lingerOver;
 
         Waiter(int count, long lingerMs, long reserveMs) {
             this.count = count;
