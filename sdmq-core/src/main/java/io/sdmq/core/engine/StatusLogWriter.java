@@ -51,10 +51,6 @@ final class StatusLogWriter implements Runnable {
     private final AtomicInteger flushesWaiting = new AtomicInteger();
     private volatile boolean writing;
     private volatile long lastWriteEnd;
-    /** The writer's thread while it lingers (else null): a flush or a batch's worth of queued writes wakes it. */
-    private volatile Thread lingering;
-    /** While it lingers, how many queued writes fill its batch. */
-    private volatile int toFill;
 
     /** @param linger how long to gather writes after the first one arrives, unless the batch fills sooner */
     StatusLogWriter(BatchWriter batchWriter, int capacity, int batch, Duration writeTimeout, Duration linger,
@@ -98,7 +94,6 @@ final class StatusLogWriter implements Runnable {
     void record(Transition transition) {
         try {
             queue.put(new PendingWrite(null, transition, null, ticker.getAsLong()));
-            wakeWhenFull();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             log.warn("interrupted; transition {} -> {} of message {} not written", transition.from(),
@@ -120,11 +115,6 @@ final class StatusLogWriter implements Runnable {
         try {
             if (!queue.offer(write, writeTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new UnavailableException("the MySQL write queue is full; retry later", null);
-            }
-            if (write.isFlush()) {
-                wake();
-            } else {
-                wakeWhenFull();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -189,43 +179,28 @@ final class StatusLogWriter implements Runnable {
 
     /**
      * Gathers writes for the linger time or until the batch is full; a flush or an interrupt ends it early, keeping
-     * what it gathered. It sleeps through the linger rather than waking for each write: only a flush or a full
-     * batch's worth of queued writes wakes it (a wake per write cost this thread half its CPU in W1).
+     * what it gathered.
      */
     private void linger(List<PendingWrite> drained) {
         long deadline = ticker.getAsLong() + lingerNanos;
         int seen = 0;
-        while (true) {
-            queue.drainTo(drained, batch - drained.size());
-            for (; seen < drained.size(); seen++) {
-                if (drained.get(seen).isFlush()) {
+        try {
+            while (drained.size() < batch) {
+                for (; seen < drained.size(); seen++) {
+                    if (drained.get(seen).isFlush()) {
+                        return;
+                    }
+                }
+                long left = deadline - ticker.getAsLong();
+                PendingWrite next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
+                if (next == null) {
                     return;
                 }
+                drained.add(next);
+                queue.drainTo(drained, batch - drained.size());
             }
-            long left = deadline - ticker.getAsLong();
-            if (drained.size() >= batch || left <= 0 || Thread.currentThread().isInterrupted()) {
-                return;
-            }
-            toFill = batch - drained.size();
-            lingering = Thread.currentThread();
-            // a write queued between the drain and now did not wake this thread: drain it first
-            if (queue.isEmpty()) {
-                LockSupport.parkNanos(this, left);
-            }
-            lingering = null;
-        }
-    }
-
-    private void wakeWhenFull() {
-        if (lingering != null && queue.size() >= toFill) {
-            wake();
-        }
-    }
-
-    private void wake() {
-        Thread thread = lingering;
-        if (thread != null) {
-            LockSupport.unpark(thread);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
