@@ -202,7 +202,9 @@ final class WaitingConsumers {
         }
     }
 
-    /** A consumer's linger ended: a last pop for the rest of its batch, unless a drain is under way, then it answers. */
+    /**
+     * A consumer's linger ended: a last pop for the rest of its batch, unless a drain is under way, then it answers.
+     */
     private void endLinger(WaitingTopic topic, Waiter waiter) {
         waiter.lingerOver = true;
         try {

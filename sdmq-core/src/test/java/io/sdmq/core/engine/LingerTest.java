@@ -66,7 +66,8 @@ class LingerTest {
                 && messageLog.history(second).stream().noneMatch(t -> t.to() == MessageStatus.RESERVED));
         dueAfter(1_000);
 
-        assertThat(popped.get(5, TimeUnit.SECONDS)).extracting(Message::id).containsExactlyInAnyOrder(first, second, third);
+        assertThat(popped.get(5, TimeUnit.SECONDS)).extracting(Message::id)
+                .containsExactlyInAnyOrder(first, second, third);
     }
 
     @Test

@@ -37,7 +37,7 @@ class MoveDueMessagesTest {
             store.push(0, List.of(m), T0);
             clock.advance(1);
             statusLog.record(Transition.of(m.id(), WAIT_PUT, DELAY, clock.millis(), store.bucketName(0)));
-            MoveDueMessages scheduler = new MoveDueMessages(store, statusLog, (bucket, topics) -> { },
+            MoveDueMessages scheduler = new MoveDueMessages(store, statusLog, (bucket, counts) -> { },
                     new BucketLocks(1), 100, new BucketTimes(1, 1_000), clock);
 
             scheduler.runOnce(T0);
