@@ -24,8 +24,32 @@ final class BucketLocks {
         return run(locks[bucket].readLock(), step);
     }
 
-    <T> T exclusive(int bucket, Supplier<T> step) {
-        return run(locks[bucket].writeLock(), step);
+    /** Holds the shared locks of several buckets, given in ascending order, the only order two are ever taken. */
+    void sharedAll(int[] buckets, Runnable step) {
+        holdAll(buckets, false, step);
+    }
+
+    /** Holds the exclusive locks of several buckets, given in ascending order. */
+    void exclusiveAll(int[] buckets, Runnable step) {
+        holdAll(buckets, true, step);
+    }
+
+    private void holdAll(int[] buckets, boolean exclusive, Runnable step) {
+        int held = 0;
+        try {
+            for (; held < buckets.length; held++) {
+                lock(buckets[held], exclusive).lock();
+            }
+            step.run();
+        } finally {
+            while (held > 0) {
+                lock(buckets[--held], exclusive).unlock();
+            }
+        }
+    }
+
+    private Lock lock(int bucket, boolean exclusive) {
+        return exclusive ? locks[bucket].writeLock() : locks[bucket].readLock();
     }
 
     private static <T> T run(Lock lock, Supplier<T> step) {

@@ -2,9 +2,12 @@ package io.sdmq.core.engine;
 
 import io.sdmq.core.spi.BucketSet;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * The earliest time each bucket needs attention (a due score, a reservation deadline), as this instance knows
@@ -73,6 +76,46 @@ final class BucketTimes {
         }
         if (failure != null) {
             throw failure;
+        }
+        return next;
+    }
+
+    /**
+     * {@link #visitDue} and {@link #drain} of every due bucket together: {@code look} gets the due buckets in
+     * ascending order and answers a look per bucket; those whose page came back full are looked at again. Answers when
+     * the next bucket is due.
+     */
+    long visitDueTogether(long now, int pageSize, Function<int[], Look[]> look) {
+        boolean refresh = now - lastRefresh >= refreshMs;
+        if (refresh) {
+            lastRefresh = now;
+        }
+        int[] due = IntStream.range(0, times.length()).filter(b -> refresh || times.get(b) <= now).toArray();
+        while (due.length > 0) {
+            for (int b : due) {
+                times.set(b, BucketSet.NONE);
+            }
+            Look[] looks;
+            try {
+                looks = look.apply(due);
+            } catch (RuntimeException e) {
+                for (int b : due) {
+                    lower(b, now);
+                }
+                throw e;
+            }
+            int full = 0;
+            for (int i = 0; i < due.length; i++) {
+                lower(due[i], looks[i].next());
+                if (looks[i].handled() >= pageSize) {
+                    due[full++] = due[i];
+                }
+            }
+            due = Arrays.copyOf(due, full);
+        }
+        long next = lastRefresh + refreshMs;
+        for (int b = 0; b < times.length(); b++) {
+            next = Math.min(next, times.get(b));
         }
         return next;
     }

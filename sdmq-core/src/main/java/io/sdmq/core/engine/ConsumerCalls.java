@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /** Pop, finish, nack and touch: Redis decides (is it reserved?), MySQL records. */
 final class ConsumerCalls implements Consumer {
@@ -105,35 +106,45 @@ final class ConsumerCalls implements Consumer {
     }
 
     /**
-     * Finishes many reservations with one group commit; per id, empty or why it could not be finished. When a
-     * bucket's script fails (Redis down), the finishes earlier buckets' scripts made are still recorded before the
-     * failure is thrown, so MySQL never holds as reserved what Redis has already finished.
+     * Finishes many reservations, their buckets' scripts in one Redis round trip, with one group commit; per id, empty
+     * or why it could not be finished. When a bucket's script fails (Redis down), the finishes the other buckets'
+     * scripts made are still recorded before the failure is thrown, so MySQL never holds as reserved what Redis has
+     * already finished.
      */
     @Override
     public List<Optional<SdmqException>> finishAll(List<Long> ids) {
         long now = clock.millis();
+        Map<Integer, List<Integer>> positions = Buckets.positions(ids, reservations.buckets());
+        int[] buckets = positions.keySet().stream().mapToInt(Integer::intValue).toArray();
+        List<List<Integer>> indexes = List.copyOf(positions.values());
+        List<Supplier<List<Optional<String>>>> done = reservations.finishEach(buckets,
+                indexes.stream().map(at -> at.stream().map(ids::get).toList()).toList(), now);
         boolean[] reserved = new boolean[ids.size()];
         List<Transition> finished = new ArrayList<>(ids.size());
         Map<String, List<Long>> byTopic = new HashMap<>();
-        for (Map.Entry<Integer, List<Integer>> bucket : Buckets.positions(ids, reservations.buckets()).entrySet()) {
-            List<Integer> indexes = bucket.getValue();
-            List<Optional<String>> done;
+        RuntimeException failure = null;
+        for (int b = 0; b < buckets.length; b++) {
+            List<Optional<String>> topics;
             try {
-                done = reservations.finish(bucket.getKey(), indexes.stream().map(ids::get).toList(), now);
+                topics = done.get(b).get();
             } catch (RuntimeException e) {
-                commitBeforeFailing(finished, e);
-                throw e;
+                failure = failure == null ? e : failure;
+                continue;
             }
-            for (int j = 0; j < indexes.size(); j++) {
-                int i = indexes.get(j);
-                reserved[i] = done.get(j).isPresent();
+            for (int j = 0; j < topics.size(); j++) {
+                int i = indexes.get(b).get(j);
+                reserved[i] = topics.get(j).isPresent();
                 if (reserved[i]) {
-                    events.finished(done.get(j).get());
-                    byTopic.computeIfAbsent(done.get(j).get(), t -> new ArrayList<>()).add(ids.get(i));
+                    events.finished(topics.get(j).get());
+                    byTopic.computeIfAbsent(topics.get(j).get(), t -> new ArrayList<>()).add(ids.get(i));
                     finished.add(Transition.of(ids.get(i), MessageStatus.RESERVED, MessageStatus.FINISHED, now,
-                            reservations.bucketName(bucket.getKey())));
+                            reservations.bucketName(buckets[b])));
                 }
             }
+        }
+        if (failure != null) {
+            commitBeforeFailing(finished, failure);
+            throw failure;
         }
         List<Optional<SdmqException>> results = new ArrayList<>(ids.size());
         for (int i = 0; i < ids.size(); i++) {

@@ -7,9 +7,11 @@ import io.sdmq.core.spi.Schedule.MoveResult;
 import io.sdmq.core.spi.Schedule.Moved;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The scheduler: moves due messages of each bucket to their topics' ready lists, in bounded batches, and
@@ -53,31 +55,58 @@ final class MoveDueMessages implements TimedLoop.Step {
         this.clock = clock;
     }
 
+    /**
+     * Moves every due bucket's messages together (one Redis round trip for all of them), holding their locks while
+     * the moves' READYs are queued. A bucket whose move failed is due again at once and holds up no other; the first
+     * failure is thrown once the others' moves are recorded, so the loop pauses before it retries.
+     */
     @Override
     public long runOnce(long now) {
-        return heads.visitDue(now, bucket -> moveBucket(bucket, now));
+        List<RuntimeException> failures = new ArrayList<>(0);
+        long next = heads.visitDueTogether(now, batch, buckets -> moveAll(buckets, now, failures));
+        if (!failures.isEmpty()) {
+            throw failures.get(0);
+        }
+        return next;
     }
 
-    private void moveBucket(int bucket, long now) {
-        heads.drain(bucket, batch, () -> {
-            MoveResult result = locks.exclusive(bucket, () -> moveAndRecord(bucket, now));
-            listener.readyAll(bucket, result.moved());
-            return new BucketTimes.Look(result.moved().size(), result.nextScore());
+    private BucketTimes.Look[] moveAll(int[] buckets, long now, List<RuntimeException> failures) {
+        MoveResult[] results = new MoveResult[buckets.length];
+        locks.exclusiveAll(buckets, () -> {
+            List<Supplier<MoveResult>> moves = schedule.moveDueEach(buckets, now, batch);
+            long at = Math.max(now, clock.millis());
+            for (int i = 0; i < buckets.length; i++) {
+                try {
+                    results[i] = moves.get(i).get();
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                    continue;
+                }
+                record(buckets[i], results[i], at);
+            }
         });
+        BucketTimes.Look[] looks = new BucketTimes.Look[buckets.length];
+        for (int i = 0; i < buckets.length; i++) {
+            MoveResult result = results[i];
+            if (result == null) {
+                looks[i] = new BucketTimes.Look(0, now);
+            } else {
+                listener.readyAll(buckets[i], result.moved());
+                looks[i] = new BucketTimes.Look(result.moved().size(), result.nextScore());
+            }
+        }
+        return looks;
     }
 
     /**
-     * Moves what is due at the tick's {@code now}, each move timed once the bucket is held: a push that recorded its
-     * DELAY while this move waited for the lock recorded it after {@code now}, and a READY timed before it would lose
-     * to the status log's guard (a row keeps its latest change), leaving the row DELAY while the message waits ready.
+     * Each move is timed once its bucket is held: a push that recorded its DELAY while this move waited for the lock
+     * recorded it after {@code now}, and a READY timed before it would lose to the status log's guard (a row keeps its
+     * latest change), leaving the row DELAY while the message waits ready.
      */
-    private MoveResult moveAndRecord(int bucket, long now) {
-        MoveResult result = schedule.moveDue(bucket, now, batch);
-        long at = Math.max(now, clock.millis());
+    private void record(int bucket, MoveResult result, long at) {
         for (Moved moved : result.moved()) {
             statusLog.record(Transition.of(moved.id(), MessageStatus.DELAY, MessageStatus.READY, at,
                     schedule.bucketName(bucket)));
         }
-        return result;
     }
 }

@@ -4,12 +4,15 @@ import io.sdmq.common.Buckets;
 import io.sdmq.common.Message;
 import io.sdmq.common.MessageStatus;
 import io.sdmq.common.Transition;
+import io.sdmq.core.spi.BucketSet;
 import io.sdmq.core.spi.Schedule;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Puts committed messages into their buckets, one script per bucket: those committed as WAIT_PUT with a record of each
@@ -36,10 +39,49 @@ final class ScheduleCommitted {
         this.clock = clock;
     }
 
-    /** Puts messages committed as WAIT_PUT into Redis and records their move to DELAY. */
+    /**
+     * Puts messages committed as WAIT_PUT into Redis, their buckets together (one round trip), and records their move
+     * to DELAY while it holds the buckets.
+     */
     void schedule(List<Message> messages) {
-        Buckets.positions(messages.stream().map(Message::id).toList(), schedule.buckets()).forEach((bucket, at) ->
-                schedule(bucket, at.stream().map(messages::get).toList()));
+        Map<Integer, List<Integer>> positions = Buckets.positions(messages.stream().map(Message::id).toList(),
+                schedule.buckets());
+        int[] buckets = positions.keySet().stream().mapToInt(Integer::intValue).toArray();
+        List<List<Message>> each = positions.values().stream().map(at -> at.stream().map(messages::get).toList())
+                .toList();
+        boolean[] taken = new boolean[buckets.length];
+        locks.sharedAll(buckets, () -> {
+            long now = clock.millis();
+            List<Supplier<Boolean>> pushed;
+            try {
+                pushed = schedule.pushEach(buckets, each, now);
+            } catch (RuntimeException e) {
+                pushed = BucketSet.oneByOne(buckets.length, i -> {
+                    throw e;
+                });
+            }
+            for (int i = 0; i < buckets.length; i++) {
+                List<Message> bucketMessages = each.get(i);
+                try {
+                    pushed.get(i).get();
+                } catch (RuntimeException e) {
+                    log.warn("Redis did not take {} message(s) of bucket {}, the first {} ({}); they stay WAIT_PUT in "
+                            + "MySQL until recovery schedules them", bucketMessages.size(), buckets[i],
+                            bucketMessages.get(0).id(), e.toString());
+                    continue;
+                }
+                taken[i] = true;
+                for (Message message : bucketMessages) {
+                    statusLog.record(Transition.of(message.id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY, now,
+                            schedule.bucketName(buckets[i])));
+                }
+            }
+        });
+        for (int i = 0; i < buckets.length; i++) {
+            if (taken[i]) {
+                wakeups.scheduled(buckets[i], each.get(i).stream().mapToLong(Message::score).min().orElseThrow());
+            }
+        }
     }
 
     /**
@@ -62,24 +104,5 @@ final class ScheduleCommitted {
             }
             listener.readyAll(bucket, added);
         });
-    }
-
-    private void schedule(int bucket, List<Message> messages) {
-        try {
-            locks.shared(bucket, () -> {
-                long now = clock.millis();
-                schedule.push(bucket, messages, now);
-                for (int i = 0; i < messages.size(); i++) {
-                    statusLog.record(Transition.of(messages.get(i).id(), MessageStatus.WAIT_PUT, MessageStatus.DELAY,
-                            now, schedule.bucketName(bucket)));
-                }
-                return null;
-            });
-        } catch (RuntimeException e) {
-            log.warn("Redis did not take {} message(s) of bucket {}, the first {} ({}); they stay WAIT_PUT in MySQL "
-                    + "until recovery schedules them", messages.size(), bucket, messages.get(0).id(), e.toString());
-            return;
-        }
-        wakeups.scheduled(bucket, messages.stream().mapToLong(Message::score).min().orElseThrow());
     }
 }

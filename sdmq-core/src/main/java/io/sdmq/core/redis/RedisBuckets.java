@@ -4,14 +4,21 @@ import io.sdmq.common.Message;
 import io.sdmq.common.UnavailableException;
 import io.sdmq.core.spi.BucketSet;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisPipelineException;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * What the Redis adapters share: the buckets' keys and names, the meta codec, and one way to call Redis that turns
@@ -52,6 +59,90 @@ abstract class RedisBuckets implements BucketSet {
 
     <T> T run(RedisScript<T> script, List<String> keys, Object... args) {
         return call(template -> template.execute(script, keys, args));
+    }
+
+    /**
+     * Runs a script once per call, each on its own bucket's keys, in one round trip (a pipeline of EVALSHA). Per call
+     * in order, a supplier of the script's reply that throws that call's failure instead. A call whose script Redis
+     * had lost (NOSCRIPT) runs again on its own, which loads it. On a Redis Cluster, where a pipeline cannot span
+     * nodes, the calls go one by one.
+     */
+    <T> List<Supplier<T>> runEach(RedisScript<T> script, List<KeysAndArgs> calls) {
+        List<Object> replies;
+        try {
+            replies = call(template -> template.execute((RedisCallback<List<Object>>) connection -> {
+                if (connection instanceof RedisClusterConnection) {
+                    return null;
+                }
+                ReturnType type = ReturnType.fromJavaType(script.getResultType());
+                connection.openPipeline();
+                calls.forEach(c -> connection.scriptingCommands().evalSha(script.getSha1(), type, c.keys().size(),
+                        c.raw()));
+                try {
+                    return connection.closePipeline();
+                } catch (RedisPipelineException e) {
+                    return e.getPipelineResult();
+                }
+            }));
+        } catch (UnavailableException e) {
+            return BucketSet.oneByOne(calls.size(), i -> {
+                throw e;
+            });
+        }
+        if (replies == null) {
+            return BucketSet.oneByOne(calls.size(), i -> run(script, calls.get(i)));
+        }
+        List<Supplier<T>> results = new ArrayList<>(calls.size());
+        for (int i = 0; i < calls.size(); i++) {
+            KeysAndArgs c = calls.get(i);
+            results.add(isNoScript(replies.get(i)) ? BucketSet.oneByOne(1, unused -> run(script, c)).get(0)
+                    : decoded(replies.get(i)));
+        }
+        return results;
+    }
+
+    <T> T run(RedisScript<T> script, KeysAndArgs c) {
+        return run(script, c.keys(), c.args().toArray());
+    }
+
+    /** A bucket's keys and a script's arguments for it. */
+    record KeysAndArgs(List<String> keys, List<String> args) {
+        byte[][] raw() {
+            return Stream.concat(keys.stream(), args.stream()).map(s -> s.getBytes(StandardCharsets.UTF_8))
+                    .toArray(byte[][]::new);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> Supplier<T> decoded(Object reply) {
+        if (reply instanceof Exception e) {
+            UnavailableException failure = new UnavailableException("Redis is unavailable; retry later", e);
+            return () -> {
+                throw failure;
+            };
+        }
+        T value = (T) asText(reply);
+        return () -> value;
+    }
+
+    /** A raw reply as the string serializer gives it: bulk strings as text, in lists too. */
+    private static Object asText(Object raw) {
+        if (raw instanceof byte[] bytes) {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+        if (raw instanceof List<?> list) {
+            return list.stream().map(RedisBuckets::asText).toList();
+        }
+        return raw;
+    }
+
+    private static boolean isNoScript(Object reply) {
+        for (Throwable t = reply instanceof Throwable e ? e : null; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("NOSCRIPT")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs one Redis call; a failure to reach or use Redis answers as {@link UnavailableException}. */

@@ -18,7 +18,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static io.sdmq.core.redis.RedisBuckets.GONE_MS;
 import static io.sdmq.core.redis.RedisBuckets.flags;
@@ -57,13 +59,28 @@ public final class RedisReservations extends RedisBuckets implements Reservation
         if (ids.isEmpty()) {
             return List.of();
         }
+        return finished(ids, run(LuaScripts.FINISH, finishCall(bucket, ids, now)));
+    }
+
+    /** The buckets' finishes in one pipeline (see {@link #runEach}). */
+    @Override
+    public List<Supplier<List<Optional<String>>>> finishEach(int[] buckets, List<List<Long>> ids, long now) {
+        List<Supplier<List<Object>>> replies = runEach(LuaScripts.FINISH, IntStream.range(0, buckets.length)
+                .mapToObj(i -> finishCall(buckets[i], ids.get(i), now)).toList());
+        return IntStream.range(0, buckets.length).<Supplier<List<Optional<String>>>>mapToObj(i ->
+                () -> finished(ids.get(i), replies.get(i).get())).toList();
+    }
+
+    private KeysAndArgs finishCall(int bucket, List<Long> ids, long now) {
         BucketKeys keys = keys(bucket);
         List<String> args = new ArrayList<>(ids.size() + 2);
         args.add(Long.toString(now));
         args.add(Long.toString(GONE_MS));
         ids.forEach(id -> args.add(Long.toString(id)));
-        List<Object> outcomes = run(LuaScripts.FINISH, List.of(keys.meta(), keys.reserved(), keys.gone()),
-                args.toArray());
+        return new KeysAndArgs(List.of(keys.meta(), keys.reserved(), keys.gone()), args);
+    }
+
+    private static List<Optional<String>> finished(List<Long> ids, List<Object> outcomes) {
         return onePerInput("finish", outcomes, ids.size()).stream()
                 .map(outcome -> outcome instanceof String topic ? Optional.of(topic) : Optional.<String>empty())
                 .toList();

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 import static io.sdmq.core.redis.RedisBuckets.GONE_MS;
 import static io.sdmq.core.redis.RedisBuckets.flags;
@@ -46,9 +48,19 @@ public final class RedisSchedule extends RedisBuckets implements Schedule, Resto
         if (messages.isEmpty()) {
             return false;
         }
-        Long head = run(LuaScripts.PUSH, keys(bucket).metaDelayCold(),
-                entries(atOwnScore(messages), coldFrom(now)));
-        return Long.valueOf(1).equals(head);
+        return Long.valueOf(1).equals(run(LuaScripts.PUSH, pushCall(bucket, messages, now)));
+    }
+
+    /** The buckets' pushes in one pipeline (see {@link #runEach}). */
+    @Override
+    public List<Supplier<Boolean>> pushEach(int[] buckets, List<List<Message>> messages, long now) {
+        List<Supplier<Long>> replies = runEach(LuaScripts.PUSH, IntStream.range(0, buckets.length)
+                .mapToObj(i -> pushCall(buckets[i], messages.get(i), now)).toList());
+        return replies.stream().<Supplier<Boolean>>map(reply -> () -> Long.valueOf(1).equals(reply.get())).toList();
+    }
+
+    private KeysAndArgs pushCall(int bucket, List<Message> messages, long now) {
+        return new KeysAndArgs(keys(bucket).metaDelayCold(), entries(atOwnScore(messages), coldFrom(now)));
     }
 
     @Override
@@ -75,7 +87,7 @@ public final class RedisSchedule extends RedisBuckets implements Schedule, Resto
             return List.of();
         }
         List<Object> outcomes = run(LuaScripts.WARM, keys(bucket).metaDelayCold(),
-                entries(atOwnScore(messages), NONE));
+                entries(atOwnScore(messages), NONE).toArray());
         return flags("warm", outcomes, messages.size());
     }
 
@@ -97,9 +109,25 @@ public final class RedisSchedule extends RedisBuckets implements Schedule, Resto
 
     @Override
     public MoveResult moveDue(int bucket, long now, int limit) {
+        return moveResult(bucket, run(LuaScripts.MOVE_DUE, moveDueCall(bucket, now, limit)));
+    }
+
+    /** The buckets' moves in one pipeline (see {@link #runEach}). */
+    @Override
+    public List<Supplier<MoveResult>> moveDueEach(int[] buckets, long now, int limit) {
+        List<Supplier<List<Object>>> replies = runEach(LuaScripts.MOVE_DUE, IntStream.of(buckets)
+                .mapToObj(bucket -> moveDueCall(bucket, now, limit)).toList());
+        return IntStream.range(0, buckets.length).<Supplier<MoveResult>>mapToObj(i ->
+                () -> moveResult(buckets[i], replies.get(i).get())).toList();
+    }
+
+    private KeysAndArgs moveDueCall(int bucket, long now, int limit) {
         BucketKeys keys = keys(bucket);
-        List<Object> reply = run(LuaScripts.MOVE_DUE, keys.metaAndDelay(), Long.toString(now),
-                Integer.toString(positive(limit, "limit")), keys.readyPrefix());
+        return new KeysAndArgs(keys.metaAndDelay(), List.of(Long.toString(now),
+                Integer.toString(positive(limit, "limit")), keys.readyPrefix()));
+    }
+
+    private MoveResult moveResult(int bucket, List<Object> reply) {
         List<Moved> moved = moved(reply.get(1));
         log.debug("bucket {}: moved {} due messages, next score {}", bucket, moved.size(), reply.get(0));
         return new MoveResult(moved, scoreOrNone(reply.get(0)));
@@ -162,7 +190,7 @@ public final class RedisSchedule extends RedisBuckets implements Schedule, Resto
         }
         BucketKeys keys = keys(bucket);
         List<Object> outcomes = run(LuaScripts.RESTORE, List.of(keys.meta(), keys.delay(), keys.gone(),
-                keys.cold()), entries(messages, coldFrom(now)));
+                keys.cold()), entries(messages, coldFrom(now)).toArray());
         return onePerInput("restore", outcomes, messages.size()).stream().map(RedisSchedule::restored).toList();
     }
 
@@ -191,14 +219,14 @@ public final class RedisSchedule extends RedisBuckets implements Schedule, Resto
      * The ARGV of push.lua, warm.lua and restore.lua: id, meta JSON and score, once per message; the meta is empty
      * for a cold one (score at or after {@code coldFrom}).
      */
-    private Object[] entries(List<Restoring> messages, long coldFrom) {
+    private List<String> entries(List<Restoring> messages, long coldFrom) {
         List<String> args = new ArrayList<>(messages.size() * 3);
         for (Restoring restoring : messages) {
             args.add(Long.toString(restoring.message().id()));
             args.add(restoring.score() >= coldFrom ? "" : codec.encode(restoring.message()));
             args.add(Long.toString(restoring.score()));
         }
-        return args.toArray();
+        return args;
     }
 
     private static List<Restoring> atOwnScore(List<Message> messages) {

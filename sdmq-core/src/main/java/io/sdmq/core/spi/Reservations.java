@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The ready and reserved messages of the fast schedule: what consumers take, finish and give back, and what the
@@ -25,6 +26,14 @@ public interface Reservations extends BucketSet {
      * the message when it was reserved, else empty; one that was not (unknown, pending, or done) is left alone.
      */
     List<Optional<String>> finish(int bucket, List<Long> ids, long now);
+
+    /**
+     * {@link #finish} in several buckets, {@code ids} giving each one's, in one round trip where the store can. Per
+     * bucket in order, a supplier of its answer that throws instead when that bucket's finish failed.
+     */
+    default List<Supplier<List<Optional<String>>>> finishEach(int[] buckets, List<List<Long>> ids, long now) {
+        return BucketSet.oneByOne(buckets.length, i -> finish(buckets[i], ids.get(i), now));
+    }
 
     /**
      * A consumer gives a reserved message back: due again at {@code now + delayMs}, or after its retry policy's

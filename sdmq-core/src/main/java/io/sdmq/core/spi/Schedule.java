@@ -5,6 +5,7 @@ import io.sdmq.common.MessageStatus;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The pending messages of the fast schedule: what producers change and the scheduler moves to the ready lists. Every
@@ -22,6 +23,14 @@ public interface Schedule extends BucketSet {
     boolean push(int bucket, List<Message> messages, long now);
 
     /**
+     * {@link #push} into several buckets, {@code messages} giving each one's, in one round trip where the store can.
+     * Per bucket in order, a supplier of its answer that throws instead when that bucket's push failed.
+     */
+    default List<Supplier<Boolean>> pushEach(int[] buckets, List<List<Message>> messages, long now) {
+        return BucketSet.oneByOne(buckets.length, i -> push(buckets[i], messages.get(i), now));
+    }
+
+    /**
      * Adds due messages straight to their topics' ready lists in one step, each unless the bucket holds its meta
      * already (a replay changes nothing): what a bulk requeue brings back due now skips the delay set and the
      * scheduler's move.
@@ -32,6 +41,14 @@ public interface Schedule extends BucketSet {
 
     /** Moves up to {@code limit} messages with score &lt;= now to their topics' ready lists. */
     MoveResult moveDue(int bucket, long now, int limit);
+
+    /**
+     * {@link #moveDue} of several buckets, in one round trip where the store can. Per bucket in order, a supplier of
+     * its result that throws instead when that bucket's move failed: the other buckets' moves stand.
+     */
+    default List<Supplier<MoveResult>> moveDueEach(int[] buckets, long now, int limit) {
+        return BucketSet.oneByOne(buckets.length, i -> moveDue(buckets[i], now, limit));
+    }
 
     /**
      * Up to {@code limit} ids of the bucket's cold messages with a score &lt;= {@code until}, earliest first, and the

@@ -1,6 +1,7 @@
 package io.sdmq.core.redis;
 
 import io.sdmq.common.Message;
+import io.sdmq.common.UnavailableException;
 import io.sdmq.core.spi.Reservations;
 import io.sdmq.core.spi.Schedule;
 import io.sdmq.core.spi.Schedule.MoveResult;
@@ -9,15 +10,18 @@ import io.sdmq.core.spi.ScheduleStoreContract;
 import io.sdmq.testing.TestServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static io.sdmq.core.spi.MessageBuilder.NOW;
 import static io.sdmq.core.spi.MessageBuilder.aMessage;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RedisScheduleStoreIT extends ScheduleStoreContract {
     final StringRedisTemplate redis = template();
@@ -117,6 +121,35 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
         assertThat(result).isEqualTo(new MoveResult(List.of(new Moved(kept.id(), "order")), Schedule.NONE));
         assertThat(redis.opsForList().range(prefix + ":{b0}:ready:order", 0, -1))
                 .containsExactly(Long.toString(kept.id()));
+    }
+
+    @Test
+    void moves_of_several_buckets_together_survive_redis_losing_its_scripts() {
+        Message first = aMessage().due(NOW).build();
+        Message second = aMessage().due(NOW).build();
+        push(0, first);
+        push(2, second);
+        redis.execute((RedisCallback<Void>) connection -> {
+            connection.scriptingCommands().scriptFlush();
+            return null;
+        });
+
+        List<Supplier<MoveResult>> results = schedule.moveDueEach(new int[] {0, 2}, NOW, 10);
+
+        assertThat(results.get(0).get().moved()).containsExactly(new Moved(first.id(), "order"));
+        assertThat(results.get(1).get().moved()).containsExactly(new Moved(second.id(), "order"));
+    }
+
+    @Test
+    void a_bucket_whose_move_fails_fails_alone_when_several_move_together() {
+        Message kept = aMessage().due(NOW).build();
+        push(0, kept);
+        redis.opsForValue().set(prefix + ":{b1}:delay", "not a sorted set");
+
+        List<Supplier<MoveResult>> results = schedule.moveDueEach(new int[] {0, 1}, NOW, 10);
+
+        assertThat(results.get(0).get().moved()).containsExactly(new Moved(kept.id(), "order"));
+        assertThatThrownBy(() -> results.get(1).get()).isInstanceOf(UnavailableException.class);
     }
 
     @Test

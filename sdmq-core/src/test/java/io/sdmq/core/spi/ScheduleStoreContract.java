@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import static io.sdmq.core.spi.MessageBuilder.NOW;
 import static io.sdmq.core.spi.MessageBuilder.aMessage;
@@ -183,6 +184,32 @@ public abstract class ScheduleStoreContract {
         assertThat(batch.moved()).extracting(Moved::id).containsExactly(first.id(), second.id());
         assertThat(batch.nextScore()).isEqualTo(NOW + 3);
         assertThat(schedule.moveDue(B, NOW + 10, 2).moved()).extracting(Moved::id).containsExactly(third.id());
+    }
+
+    @Test
+    void moving_several_buckets_together_moves_each_as_its_own_move_would() {
+        Message a1 = aMessage().topic("order").due(NOW + 1).build();
+        Message a2 = aMessage().topic("mail").due(NOW + 2).build();
+        Message a3 = aMessage().topic("order").due(NOW + 3).build();
+        Message b1 = aMessage().topic("order").due(NOW + 5).build();
+        Message later = aMessage().topic("order").due(NOW + 50).build();
+        push(0, List.of(a3, a1, a2));
+        push(1, b1);
+        push(3, later);
+
+        List<MoveResult> results = schedule.moveDueEach(new int[] {0, 1, 2, 3}, NOW + 10, 2).stream()
+                .map(Supplier::get).toList();
+
+        assertThat(results).containsExactly(
+                new MoveResult(List.of(new Moved(a1.id(), "order"), new Moved(a2.id(), "mail")), NOW + 3),
+                new MoveResult(List.of(new Moved(b1.id(), "order")), Schedule.NONE),
+                new MoveResult(List.of(), Schedule.NONE),
+                new MoveResult(List.of(), NOW + 50));
+        assertThat(reservations.readyCount(0, "order")).isEqualTo(1);
+        assertThat(reservations.readyCount(0, "mail")).isEqualTo(1);
+        assertThat(reservations.readyCount(1, "order")).isEqualTo(1);
+        assertThat(schedule.moveDueEach(new int[] {0}, NOW + 10, 2).get(0).get().moved())
+                .containsExactly(new Moved(a3.id(), "order"));
     }
 
     @Test
@@ -454,6 +481,34 @@ public abstract class ScheduleStoreContract {
         assertThat(restore(B, lost, NOW + 5)).isEqualTo(RestoreTarget.Restored.PRESENT);
         assertThat(restores.holds(B, lost.id())).isTrue();
         assertThat(schedule.moveDue(B, NOW + 5, 10).moved()).containsExactly(new Moved(lost.id(), "order"));
+    }
+
+    @Test
+    void pushing_and_finishing_in_several_buckets_together_does_what_each_bucket_alone_would() {
+        Message a = aMessage().topic("order").due(NOW + 5).build();
+        Message b = aMessage().topic("mail").due(NOW).build();
+        Message c = aMessage().topic("order").due(NOW).build();
+
+        List<Boolean> heads = schedule.pushEach(new int[] {0, 2}, List.of(List.of(a), List.of(b, c)), NOW).stream()
+                .map(Supplier::get).toList();
+
+        assertThat(heads).containsExactly(true, true);
+        assertThat(schedule.pushEach(new int[] {0, 2}, List.of(List.of(a), List.of(c)), NOW).stream()
+                .map(Supplier::get)).containsExactly(false, false);
+        assertThat(schedule.moveDue(0, NOW + 5, 10).moved()).containsExactly(new Moved(a.id(), "order"));
+        assertThat(schedule.moveDue(2, NOW + 5, 10).moved()).containsExactly(new Moved(b.id(), "mail"),
+                new Moved(c.id(), "order"));
+        reservations.pop(0, "order", 1, NOW + 5, 0);
+        reservations.pop(2, "order", 1, NOW + 5, 0);
+
+        List<List<Optional<String>>> finished = reservations.finishEach(new int[] {0, 2},
+                List.of(List.of(a.id()), List.of(b.id(), c.id())), NOW + 5).stream().map(Supplier::get).toList();
+
+        assertThat(finished).containsExactly(List.of(Optional.of("order")),
+                List.of(Optional.empty(), Optional.of("order")));
+        assertThat(restores.holds(0, a.id())).isFalse();
+        assertThat(restores.holds(2, b.id())).isTrue();
+        assertThat(restores.holds(2, c.id())).isFalse();
     }
 
     @Test
