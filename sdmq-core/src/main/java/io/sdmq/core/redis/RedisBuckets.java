@@ -64,26 +64,13 @@ abstract class RedisBuckets implements BucketSet {
     /**
      * Runs a script once per call, each on its own bucket's keys, in one round trip (a pipeline of EVALSHA). Per call
      * in order, a supplier of the script's reply that throws that call's failure instead. A call whose script Redis
-     * had lost (NOSCRIPT) runs again on its own, which loads it. On a Redis Cluster, where a pipeline cannot span
-     * nodes, the calls go one by one.
+     * had lost (NOSCRIPT) runs again on its own, which loads it. A single call, and the calls on a Redis Cluster,
+     * where a pipeline cannot span nodes, go one by one without a pipeline.
      */
     <T> List<Supplier<T>> runEach(RedisScript<T> script, List<KeysAndArgs> calls) {
         List<Object> replies;
         try {
-            replies = call(template -> template.execute((RedisCallback<List<Object>>) connection -> {
-                if (connection instanceof RedisClusterConnection) {
-                    return null;
-                }
-                ReturnType type = ReturnType.fromJavaType(script.getResultType());
-                connection.openPipeline();
-                calls.forEach(c -> connection.scriptingCommands().evalSha(script.getSha1(), type, c.keys().size(),
-                        c.raw()));
-                try {
-                    return connection.closePipeline();
-                } catch (RedisPipelineException e) {
-                    return e.getPipelineResult();
-                }
-            }));
+            replies = calls.size() == 1 ? null : call(template -> template.execute(pipelined(script, calls)));
         } catch (UnavailableException e) {
             return BucketSet.oneByOne(calls.size(), i -> {
                 throw e;
@@ -99,6 +86,24 @@ abstract class RedisBuckets implements BucketSet {
                     : decoded(replies.get(i)));
         }
         return results;
+    }
+
+    /** The calls' replies, a failed call's as its exception; none (null) on a Redis Cluster. */
+    private static RedisCallback<List<Object>> pipelined(RedisScript<?> script, List<KeysAndArgs> calls) {
+        return connection -> {
+            if (connection instanceof RedisClusterConnection) {
+                return null;
+            }
+            ReturnType type = ReturnType.fromJavaType(script.getResultType());
+            connection.openPipeline();
+            calls.forEach(c -> connection.scriptingCommands().evalSha(script.getSha1(), type, c.keys().size(),
+                    c.raw()));
+            try {
+                return connection.closePipeline();
+            } catch (RedisPipelineException e) {
+                return e.getPipelineResult();
+            }
+        };
     }
 
     <T> T run(RedisScript<T> script, KeysAndArgs c) {

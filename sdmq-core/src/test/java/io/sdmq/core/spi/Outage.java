@@ -1,5 +1,6 @@
 package io.sdmq.core.spi;
 
+import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,6 +28,10 @@ public final class Outage {
     /** {@code target} as seen through this outage. */
     public <T> T wrap(Class<T> port, T target) {
         Object proxy = Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port}, (self, method, args) -> {
+            if (method.isDefault()) {
+                // a call over several buckets made of the port's own calls: each of them meets the outage
+                return InvocationHandler.invokeDefault(self, method, args);
+            }
             boolean layout = method.getName().equals("buckets") || method.getName().equals("bucketName");
             if (!layout && callsBeforeDown.getAndUpdate(n -> n >= 0 ? n - 1 : n) == 0) {
                 down.set(true);
