@@ -30,11 +30,7 @@ final class BucketTimes {
 
     /** How long ago the earliest time known here passed at {@code now}; 0 when none has passed. */
     long overdue(long now) {
-        long earliest = BucketSet.NONE;
-        for (int b = 0; b < times.length(); b++) {
-            earliest = Math.min(earliest, times.get(b));
-        }
-        return Math.max(0, now - earliest);
+        return Math.max(0, now - earliest());
     }
 
     /**
@@ -57,27 +53,19 @@ final class BucketTimes {
      * first failure is thrown once every bucket has been visited, so the loop pauses before it retries.
      */
     long visitDue(long now, IntConsumer visit) {
-        boolean refresh = now - lastRefresh >= refreshMs;
-        if (refresh) {
-            lastRefresh = now;
-        }
-        long next = lastRefresh + refreshMs;
         RuntimeException failure = null;
-        for (int b = 0; b < times.length(); b++) {
-            if (refresh || times.get(b) <= now) {
-                try {
-                    visit.accept(b);
-                } catch (RuntimeException e) {
-                    lower(b, now);
-                    failure = failure == null ? e : failure;
-                }
+        for (int b : due(now)) {
+            try {
+                visit.accept(b);
+            } catch (RuntimeException e) {
+                lower(b, now);
+                failure = failure == null ? e : failure;
             }
-            next = Math.min(next, times.get(b));
         }
         if (failure != null) {
             throw failure;
         }
-        return next;
+        return next();
     }
 
     /**
@@ -86,11 +74,7 @@ final class BucketTimes {
      * the next bucket is due.
      */
     long visitDueTogether(long now, int pageSize, Function<int[], Look[]> look) {
-        boolean refresh = now - lastRefresh >= refreshMs;
-        if (refresh) {
-            lastRefresh = now;
-        }
-        int[] due = IntStream.range(0, times.length()).filter(b -> refresh || times.get(b) <= now).toArray();
+        int[] due = due(now);
         while (due.length > 0) {
             for (int b : due) {
                 times.set(b, BucketSet.NONE);
@@ -113,11 +97,29 @@ final class BucketTimes {
             }
             due = Arrays.copyOf(due, full);
         }
-        long next = lastRefresh + refreshMs;
-        for (int b = 0; b < times.length(); b++) {
-            next = Math.min(next, times.get(b));
+        return next();
+    }
+
+    /** The buckets due at {@code now}, ascending: every one when a refresh is due. */
+    private int[] due(long now) {
+        boolean refresh = now - lastRefresh >= refreshMs;
+        if (refresh) {
+            lastRefresh = now;
         }
-        return next;
+        return IntStream.range(0, times.length()).filter(b -> refresh || times.get(b) <= now).toArray();
+    }
+
+    /** When the next bucket is due, or the next refresh if that is sooner. */
+    private long next() {
+        return Math.min(lastRefresh + refreshMs, earliest());
+    }
+
+    private long earliest() {
+        long earliest = BucketSet.NONE;
+        for (int b = 0; b < times.length(); b++) {
+            earliest = Math.min(earliest, times.get(b));
+        }
+        return earliest;
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -62,12 +63,26 @@ abstract class RedisBuckets implements BucketSet {
     }
 
     /**
-     * Runs a script once per call, each on its own bucket's keys, in one round trip (a pipeline of EVALSHA). Per call
-     * in order, a supplier of the script's reply that throws that call's failure instead. A call whose script Redis
-     * had lost (NOSCRIPT) runs again on its own, which loads it. A single call, and the calls on a Redis Cluster,
-     * where a pipeline cannot span nodes, go one by one without a pipeline.
+     * Runs a script once per call, each on its own bucket's keys, in one round trip (a pipeline of EVALSHA); per call
+     * in order, a supplier of what {@code read} makes of the call's reply (given the call's index), which throws that
+     * call's failure instead. A call whose script Redis had lost (NOSCRIPT) runs again on its own, which loads it. A
+     * single call, and the calls on a Redis Cluster, where a pipeline cannot span nodes, go one by one without a
+     * pipeline.
      */
-    <T> List<Supplier<T>> runEach(RedisScript<T> script, List<KeysAndArgs> calls) {
+    <T, R> List<Supplier<R>> runEach(RedisScript<T> script, int count, IntFunction<KeysAndArgs> call,
+                                     Reply<T, R> read) {
+        List<KeysAndArgs> calls = IntStream.range(0, count).mapToObj(call).toList();
+        List<Supplier<T>> replies = runEach(script, calls);
+        return IntStream.range(0, count).<Supplier<R>>mapToObj(i -> () -> read.of(i, replies.get(i).get())).toList();
+    }
+
+    /** What a call over several buckets makes of the reply of the call at an index. */
+    @FunctionalInterface
+    interface Reply<T, R> {
+        R of(int index, T reply);
+    }
+
+    private <T> List<Supplier<T>> runEach(RedisScript<T> script, List<KeysAndArgs> calls) {
         List<Object> replies;
         try {
             replies = calls.size() == 1 ? null : call(template -> template.execute(pipelined(script, calls)));

@@ -20,7 +20,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import static io.sdmq.core.redis.RedisBuckets.GONE_MS;
 import static io.sdmq.core.redis.RedisBuckets.flags;
@@ -65,10 +64,8 @@ public final class RedisReservations extends RedisBuckets implements Reservation
     /** The buckets' finishes in one pipeline (see {@link #runEach}). */
     @Override
     public List<Supplier<List<Optional<String>>>> finishEach(int[] buckets, List<List<Long>> ids, long now) {
-        List<Supplier<List<Object>>> replies = runEach(LuaScripts.FINISH, IntStream.range(0, buckets.length)
-                .mapToObj(i -> finishCall(buckets[i], ids.get(i), now)).toList());
-        return IntStream.range(0, buckets.length).<Supplier<List<Optional<String>>>>mapToObj(i ->
-                () -> finished(ids.get(i), replies.get(i).get())).toList();
+        return runEach(LuaScripts.FINISH, buckets.length, i -> finishCall(buckets[i], ids.get(i), now),
+                (i, outcomes) -> finished(ids.get(i), outcomes));
     }
 
     private KeysAndArgs finishCall(int bucket, List<Long> ids, long now) {

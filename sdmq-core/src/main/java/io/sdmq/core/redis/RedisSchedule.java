@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.IntStream;
 
 import static io.sdmq.core.redis.RedisBuckets.GONE_MS;
 import static io.sdmq.core.redis.RedisBuckets.flags;
@@ -54,9 +53,8 @@ public final class RedisSchedule extends RedisBuckets implements Schedule, Resto
     /** The buckets' pushes in one pipeline (see {@link #runEach}). */
     @Override
     public List<Supplier<Boolean>> pushEach(int[] buckets, List<List<Message>> messages, long now) {
-        List<Supplier<Long>> replies = runEach(LuaScripts.PUSH, IntStream.range(0, buckets.length)
-                .mapToObj(i -> pushCall(buckets[i], messages.get(i), now)).toList());
-        return replies.stream().<Supplier<Boolean>>map(reply -> () -> Long.valueOf(1).equals(reply.get())).toList();
+        return runEach(LuaScripts.PUSH, buckets.length, i -> pushCall(buckets[i], messages.get(i), now),
+                (i, head) -> Long.valueOf(1).equals(head));
     }
 
     private KeysAndArgs pushCall(int bucket, List<Message> messages, long now) {
@@ -115,10 +113,8 @@ public final class RedisSchedule extends RedisBuckets implements Schedule, Resto
     /** The buckets' moves in one pipeline (see {@link #runEach}). */
     @Override
     public List<Supplier<MoveResult>> moveDueEach(int[] buckets, long now, int limit) {
-        List<Supplier<List<Object>>> replies = runEach(LuaScripts.MOVE_DUE, IntStream.of(buckets)
-                .mapToObj(bucket -> moveDueCall(bucket, now, limit)).toList());
-        return IntStream.range(0, buckets.length).<Supplier<MoveResult>>mapToObj(i ->
-                () -> moveResult(buckets[i], replies.get(i).get())).toList();
+        return runEach(LuaScripts.MOVE_DUE, buckets.length, i -> moveDueCall(buckets[i], now, limit),
+                (i, reply) -> moveResult(buckets[i], reply));
     }
 
     private KeysAndArgs moveDueCall(int bucket, long now, int limit) {
