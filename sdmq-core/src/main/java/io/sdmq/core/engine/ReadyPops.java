@@ -12,6 +12,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * Pops a topic's ready messages for its waiting consumers: as many as the topic's settings let through now, from
@@ -49,42 +51,64 @@ final class ReadyPops {
                 (allowed, times) -> take(topic, allowed, times, reservedUntil));
     }
 
-    /** Pops from the candidate buckets, dropping each that comes back short; a failed pop ends the round. */
+    /**
+     * Pops from the candidate buckets in turn from the topic's cursor, in one call to the store, holding their shared
+     * locks; keeps as candidates those that came back full or were not reached, drops those that came back short or
+     * failed, and all of them when the call failed (the ready sweep looks at them again).
+     */
     private List<Message> take(WaitingTopic topic, int count, LongSupplier times, long reservedUntil) {
-        List<Message> got = new ArrayList<>(count);
         int buckets = reservations.buckets();
-        for (int i = 0; i < buckets && got.size() < count && !topic.candidates.isEmpty(); i++) {
-            int bucket = (topic.cursor + i) % buckets;
-            if (!topic.candidates.remove(bucket)) {
-                continue;
-            }
-            int wanted = count - got.size();
-            List<Message> popped;
-            try {
-                popped = locks.shared(bucket, () -> popAndRecord(bucket, topic.name, wanted, times.getAsLong(),
-                        reservedUntil));
-            } catch (RuntimeException e) {
-                log.warn("pop from bucket {} of topic {} failed ({}); the ready sweep will look again",
-                        bucket, topic.name, e.toString());
-                break;
-            }
-            if (popped.size() == wanted) {
-                topic.candidates.add(bucket);
-            }
-            got.addAll(popped);
-        }
+        int[] order = IntStream.range(0, buckets).map(i -> (topic.cursor + i) % buckets)
+                .filter(topic.candidates::remove).toArray();
         topic.cursor = (topic.cursor + 1) % buckets;
+        if (order.length == 0) {
+            return List.of();
+        }
+        List<Message> got = new ArrayList<>(count);
+        int[] reached = {0};
+        try {
+            locks.sharedAll(IntStream.of(order).sorted().toArray(), () -> {
+                long now = times.getAsLong();
+                for (Supplier<List<Message>> popped : reservations.popEach(order, topic.name, count, now,
+                        reservedUntil)) {
+                    int bucket = order[reached[0]++];
+                    int wanted = count - got.size();
+                    List<Message> messages = popped(popped, bucket, topic.name);
+                    record(messages, bucket, topic.name, now, reservedUntil);
+                    got.addAll(messages);
+                    if (messages.size() == wanted) {
+                        topic.candidates.add(bucket);
+                    }
+                }
+            });
+        } catch (RuntimeException e) {
+            log.warn("pop from the buckets of topic {} failed ({}); the ready sweep will look again", topic.name,
+                    e.toString());
+            return got;
+        }
+        for (int i = reached[0]; i < order.length; i++) {
+            topic.candidates.add(order[i]);
+        }
         return got;
     }
 
-    private List<Message> popAndRecord(int bucket, String topic, int count, long now, long reservedUntil) {
-        List<Message> popped = reservations.pop(bucket, topic, count, now, reservedUntil);
+    /** A bucket's pop, or nothing when it failed. */
+    private static List<Message> popped(Supplier<List<Message>> popped, int bucket, String topic) {
+        try {
+            return popped.get();
+        } catch (RuntimeException e) {
+            log.warn("pop from bucket {} of topic {} failed ({}); the ready sweep will look again", bucket, topic,
+                    e.toString());
+            return List.of();
+        }
+    }
+
+    private void record(List<Message> popped, int bucket, String topic, long now, long reservedUntil) {
         for (Message m : popped) {
             statusLog.record(Transition.of(m.id(), MessageStatus.READY, MessageStatus.RESERVED, now,
                     reservations.bucketName(bucket)).withAttempts(m.attempts()));
             wakeups.reserved(bucket, Math.max(now + m.ttrMs(), reservedUntil));
             events.delivered(topic, m.dueTime(), now);
         }
-        return popped;
     }
 }

@@ -34,6 +34,7 @@ abstract class RedisBuckets implements BucketSet {
     private final String prefix;
     /** Every transition names its bucket, and a burst's are queued by the hundred thousand: one string each. */
     private final List<String> names;
+    private volatile Boolean cluster;
 
     RedisBuckets(StringRedisTemplate redis, String prefix, int buckets) {
         this.redis = Objects.requireNonNull(redis, "redis");
@@ -52,6 +53,17 @@ abstract class RedisBuckets implements BucketSet {
     @Override
     public String bucketName(int bucket) {
         return names.get(bucket);
+    }
+
+    /** Whether Redis is a Cluster, where a script or a pipeline cannot span buckets; asked once. */
+    boolean cluster() {
+        Boolean known = cluster;
+        if (known == null) {
+            known = call(template -> template.execute(
+                    (RedisCallback<Boolean>) connection -> connection instanceof RedisClusterConnection));
+            cluster = known;
+        }
+        return known;
     }
 
     BucketKeys keys(int bucket) {
@@ -85,14 +97,14 @@ abstract class RedisBuckets implements BucketSet {
     private <T> List<Supplier<T>> runEach(RedisScript<T> script, List<KeysAndArgs> calls) {
         List<Object> replies;
         try {
-            replies = calls.size() == 1 ? null : call(template -> template.execute(pipelined(script, calls)));
+            if (calls.size() == 1 || cluster()) {
+                return BucketSet.oneByOne(calls.size(), i -> run(script, calls.get(i)));
+            }
+            replies = call(template -> template.execute(pipelined(script, calls)));
         } catch (UnavailableException e) {
             return BucketSet.oneByOne(calls.size(), i -> {
                 throw e;
             });
-        }
-        if (replies == null) {
-            return BucketSet.oneByOne(calls.size(), i -> run(script, calls.get(i)));
         }
         List<Supplier<T>> results = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
@@ -103,12 +115,9 @@ abstract class RedisBuckets implements BucketSet {
         return results;
     }
 
-    /** The calls' replies, a failed call's as its exception; none (null) on a Redis Cluster. */
+    /** The calls' replies, a failed call's as its exception. */
     private static RedisCallback<List<Object>> pipelined(RedisScript<?> script, List<KeysAndArgs> calls) {
         return connection -> {
-            if (connection instanceof RedisClusterConnection) {
-                return null;
-            }
             ReturnType type = ReturnType.fromJavaType(script.getResultType());
             connection.openPipeline();
             calls.forEach(c -> connection.scriptingCommands().evalSha(script.getSha1(), type, c.keys().size(),

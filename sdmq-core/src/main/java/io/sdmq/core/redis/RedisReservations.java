@@ -1,6 +1,7 @@
 package io.sdmq.core.redis;
 
 import io.sdmq.common.Message;
+import io.sdmq.common.UnavailableException;
 import io.sdmq.core.spi.Reservations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,10 +48,42 @@ public final class RedisReservations extends RedisBuckets implements Reservation
 
     @Override
     public List<Message> pop(int bucket, String topic, int count, long now, long reservedUntil) {
-        BucketKeys keys = keys(bucket);
-        List<Object> reply = run(LuaScripts.POP, List.of(keys.meta(), keys.reserved(), keys.ready(topic)),
-                Long.toString(now), Integer.toString(positive(count, "count")), Long.toString(reservedUntil));
-        return decodePairs(strings(reply));
+        return popEach(new int[] {bucket}, topic, count, now, reservedUntil).get(0).get();
+    }
+
+    /**
+     * One script over the buckets' keys (see {@code lua/pop.lua}), a bucket whose keys fail failing alone; on a Redis
+     * Cluster, where a script cannot span buckets, bucket by bucket.
+     */
+    @Override
+    public List<Supplier<List<Message>>> popEach(int[] buckets, String topic, int count, long now,
+                                                 long reservedUntil) {
+        positive(count, "count");
+        if (buckets.length > 1 && cluster()) {
+            return Reservations.super.popEach(buckets, topic, count, now, reservedUntil);
+        }
+        List<String> keys = new ArrayList<>(3 * buckets.length);
+        for (int bucket : buckets) {
+            BucketKeys k = keys(bucket);
+            keys.addAll(List.of(k.meta(), k.reserved(), k.ready(topic)));
+        }
+        List<Object> replies = run(LuaScripts.POP, keys, Long.toString(now), Integer.toString(count),
+                Long.toString(reservedUntil));
+        List<Supplier<List<Message>>> popped = new ArrayList<>(replies.size());
+        for (int i = 0; i < replies.size(); i++) {
+            List<String> reply = strings(replies.get(i));
+            if (!reply.get(0).isEmpty()) {
+                UnavailableException failure = new UnavailableException("Redis failed the pop of bucket "
+                        + buckets[i] + ": " + reply.get(0), null);
+                popped.add(() -> {
+                    throw failure;
+                });
+            } else {
+                List<Message> got = decodePairs(reply.subList(1, reply.size()));
+                popped.add(() -> got);
+            }
+        }
+        return popped;
     }
 
     @Override

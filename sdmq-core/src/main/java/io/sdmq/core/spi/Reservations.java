@@ -2,6 +2,7 @@ package io.sdmq.core.spi;
 
 import io.sdmq.common.Message;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -20,6 +21,30 @@ public interface Reservations extends BucketSet {
      * returned carry their attempts after this delivery.
      */
     List<Message> pop(int bucket, String topic, int count, long now, long reservedUntil);
+
+    /**
+     * {@link #pop} from several buckets in turn, each taking up to what the buckets before it left of {@code count},
+     * in one round trip where the store can. Per bucket reached, in order, a supplier of its messages that throws
+     * instead when that bucket's pop failed (the next bucket then goes on as if it had given nothing); the buckets
+     * after {@code count} is reached are not in the answer.
+     */
+    default List<Supplier<List<Message>>> popEach(int[] buckets, String topic, int count, long now,
+                                                  long reservedUntil) {
+        List<Supplier<List<Message>>> popped = new ArrayList<>();
+        int left = count;
+        for (int i = 0; i < buckets.length && left > 0; i++) {
+            try {
+                List<Message> got = pop(buckets[i], topic, left, now, reservedUntil);
+                popped.add(() -> got);
+                left -= got.size();
+            } catch (RuntimeException e) {
+                popped.add(() -> {
+                    throw e;
+                });
+            }
+        }
+        return popped;
+    }
 
     /**
      * Ends reservations of one bucket in one step and forgets those messages. Answers, per id in order, the topic of

@@ -498,6 +498,20 @@ class RecoveryTest {
         assertThat(popNow()).extracting(Message::id).containsExactlyInAnyOrderElementsOf(elsewhere);
     }
 
+    @Test
+    void a_bucket_that_cannot_pop_holds_up_no_other() {
+        List<Long> pushed = pushToEveryBucketFailingInBucketZero("pop", 1_000);
+        at(T0 + 1_000);
+        engine.runOnce();
+
+        List<Message> popped = popNow();
+
+        List<Long> elsewhere = pushed.stream().filter(id -> !inBucketZero(pushed).contains(id)).toList();
+        assertThat(popped).extracting(Message::id).containsExactlyInAnyOrderElementsOf(elsewhere);
+        assertThat(inBucketZero(pushed)).allSatisfy(id -> assertThat(mysql.find(id).orElseThrow().status())
+                .isEqualTo(READY));
+    }
+
     /**
      * Restarts the engine on a store whose {@code method} fails for bucket 0, pushes until every bucket holds a
      * message due after {@code delay}, and answers the ids pushed.

@@ -153,6 +153,21 @@ class RedisScheduleStoreIT extends ScheduleStoreContract {
     }
 
     @Test
+    void a_bucket_whose_pop_fails_fails_alone_when_several_pop_together() {
+        Message kept = aMessage().due(NOW).build();
+        push(0, kept);
+        schedule.moveDue(0, NOW, 10);
+        redis.opsForValue().set(prefix + ":{b1}:ready:order", "not a list");
+
+        List<Supplier<List<Message>>> popped = reservations.popEach(new int[] {1, 0}, "order", 10, NOW, 0);
+
+        assertThatThrownBy(() -> popped.get(0).get()).isInstanceOf(UnavailableException.class)
+                .hasMessageContaining("WRONGTYPE");
+        assertThat(popped.get(1).get()).containsExactly(kept.withAttempts(1));
+        assertThatThrownBy(() -> reservations.pop(1, "order", 10, NOW, 0)).isInstanceOf(UnavailableException.class);
+    }
+
+    @Test
     void empty_retry_delays_fall_back_to_the_server_default() {
         Message m = new Message(4_242L, "order", null, "x", 0, NOW, NOW, 1_000, 5, List.of(), 0);
         push(0, m);

@@ -512,6 +512,34 @@ public abstract class ScheduleStoreContract {
     }
 
     @Test
+    void popping_several_buckets_together_takes_each_in_turn_up_to_what_the_ones_before_left() {
+        Message a = aMessage().due(NOW).ttr(1_000).build();
+        Message b = aMessage().due(NOW).ttr(1_000).build();
+        Message c = aMessage().due(NOW).ttr(1_000).build();
+        Message d = aMessage().due(NOW).ttr(1_000).build();
+        push(0, List.of(a, b));
+        push(1, d);
+        push(2, c);
+        for (int bucket = 0; bucket < 3; bucket++) {
+            schedule.moveDue(bucket, NOW, 10);
+        }
+
+        List<List<Message>> first = reservations.popEach(new int[] {2, 0, 1}, "order", 2, NOW, NOW + 60_000)
+                .stream().map(Supplier::get).toList();
+
+        assertThat(first).containsExactly(List.of(c.withAttempts(1)), List.of(a.withAttempts(1)));
+        assertThat(reservations.readyCount(0, "order")).isEqualTo(1);
+        assertThat(reservations.readyCount(1, "order")).isEqualTo(1);
+        assertThat(reservations.popEach(new int[] {0, 1, 2}, "order", 5, NOW, 0).stream().map(Supplier::get))
+                .containsExactly(List.of(b.withAttempts(1)), List.of(d.withAttempts(1)), List.of());
+        assertThat(reservations.requeueExpired(0, NOW + 1_000, 10).requeued()).extracting(Requeued::id)
+                .containsExactly(b.id());
+        assertThat(reservations.requeueExpired(2, NOW + 59_999, 10).requeued()).isEmpty();
+        assertThat(reservations.requeueExpired(2, NOW + 60_000, 10).requeued()).extracting(Requeued::id)
+                .containsExactly(c.id());
+    }
+
+    @Test
     void a_batch_finish_answers_the_topic_of_each_id_in_order_and_forgets_only_reserved_ones() {
         Message first = aMessage().due(NOW).build();
         Message second = aMessage().due(NOW).build();
