@@ -48,6 +48,14 @@ public interface Consumer {
      */
     List<Optional<SdmqException>> finishAll(List<Long> ids);
 
+    /**
+     * As {@link #finishAll}, for messages a push-delivery sink has handed over, where no caller waits on the
+     * acknowledgement: their {@code FINISHED} goes to MySQL with the background writer's next batch, behind their
+     * {@code READY} and {@code RESERVED}, so each message's row is written once. Redis forgets them at once; a crash
+     * before that batch is written delivers them again (at least once).
+     */
+    List<Optional<SdmqException>> finishDelivered(List<Long> ids);
+
     /** Gives a reserved message back: redelivered after {@code delay} ms, or per its retry policy when null. */
     void nack(long id, Long delay);
 

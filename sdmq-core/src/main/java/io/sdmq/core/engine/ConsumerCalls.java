@@ -113,6 +113,15 @@ final class ConsumerCalls implements Consumer {
      */
     @Override
     public List<Optional<SdmqException>> finishAll(List<Long> ids) {
+        return finishAll(ids, true);
+    }
+
+    @Override
+    public List<Optional<SdmqException>> finishDelivered(List<Long> ids) {
+        return finishAll(ids, false);
+    }
+
+    private List<Optional<SdmqException>> finishAll(List<Long> ids, boolean durable) {
         long now = clock.millis();
         Map<Integer, List<Integer>> positions = Buckets.positions(ids, reservations.buckets());
         int[] buckets = positions.keySet().stream().mapToInt(Integer::intValue).toArray();
@@ -143,14 +152,14 @@ final class ConsumerCalls implements Consumer {
             }
         }
         if (failure != null) {
-            commitBeforeFailing(finished, failure);
+            commitBeforeFailing(finished, durable, failure);
             throw failure;
         }
         List<Optional<SdmqException>> results = new ArrayList<>(ids.size());
         for (int i = 0; i < ids.size(); i++) {
             results.add(reserved[i] ? Optional.empty() : Optional.of(whyNotReserved(ids.get(i), "finish")));
         }
-        statusLog.commitAll(finished);
+        write(finished, durable);
         released(byTopic);
         return results;
     }
@@ -168,9 +177,17 @@ final class ConsumerCalls implements Consumer {
         }
     }
 
-    private void commitBeforeFailing(List<Transition> finished, RuntimeException failure) {
-        try {
+    private void write(List<Transition> finished, boolean durable) {
+        if (durable) {
             statusLog.commitAll(finished);
+        } else {
+            finished.forEach(statusLog::record);
+        }
+    }
+
+    private void commitBeforeFailing(List<Transition> finished, boolean durable, RuntimeException failure) {
+        try {
+            write(finished, durable);
         } catch (RuntimeException unrecorded) {
             failure.addSuppressed(unrecorded);
         }

@@ -52,7 +52,10 @@ final class StatusLog {
         durable.commitAll(transitions);
     }
 
-    /** Applies a non-terminal transition in the background, in the order they happened. */
+    /**
+     * Applies a transition in the background, in the order they happened: the non-terminal ones, and the finishes of
+     * push deliveries ({@link io.sdmq.core.Consumer#finishDelivered}).
+     */
     void record(Transition transition) {
         background.record(transition);
     }

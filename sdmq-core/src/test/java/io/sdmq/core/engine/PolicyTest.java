@@ -22,6 +22,7 @@ import java.util.Optional;
 import static io.sdmq.common.MessageStatus.DEAD;
 import static io.sdmq.common.MessageStatus.DELAY;
 import static io.sdmq.common.MessageStatus.DELETED;
+import static io.sdmq.common.MessageStatus.READY;
 import static io.sdmq.common.MessageStatus.FINISHED;
 import static io.sdmq.common.MessageStatus.RESERVED;
 import static io.sdmq.common.MessageStatus.WAIT_PUT;
@@ -133,6 +134,23 @@ class PolicyTest {
         assertThat(results.get(3)).containsInstanceOf(MessageStateException.class);
         assertThat(f.messageLog.find(a).orElseThrow().status()).isEqualTo(FINISHED);
         assertThat(f.messageLog.find(b).orElseThrow().status()).isEqualTo(FINISHED);
+    }
+
+    @Test
+    void a_delivered_finish_reaches_mysql_with_the_background_writer_behind_the_pop() {
+        long a = f.push("order", null, 0);
+        f.advance(0);
+        assertThat(f.popNow("order")).hasSize(1);
+
+        List<Optional<SdmqException>> results = f.engine.consumer().finishDelivered(List.of(a, 424_242L));
+
+        assertThat(results.get(0)).isEmpty();
+        assertThat(results.get(1)).containsInstanceOf(MessageNotFoundException.class);
+        await().untilAsserted(() -> assertThat(f.messageLog.find(a).orElseThrow().status()).isEqualTo(FINISHED));
+        assertThat(f.messageLog.history(a)).extracting(Transition::from, Transition::to)
+                .endsWith(tuple(READY, RESERVED), tuple(RESERVED, FINISHED));
+        f.advance(60_000);
+        assertThat(f.popNow("order")).isEmpty();
     }
 
     @Test

@@ -92,7 +92,7 @@ final class Acknowledgements {
     private void finish(List<Long> ids) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
-                List<Optional<SdmqException>> results = consumer.finishAll(ids);
+                List<Optional<SdmqException>> results = consumer.finishDelivered(ids);
                 for (int i = 0; i < ids.size(); i++) {
                     int at = i;
                     results.get(i).ifPresent(e -> log.warn("message {} was delivered but could not be finished ({});"
