@@ -508,8 +508,7 @@ class RecoveryTest {
 
         List<Long> elsewhere = pushed.stream().filter(id -> !inBucketZero(pushed).contains(id)).toList();
         assertThat(popped).extracting(Message::id).containsExactlyInAnyOrderElementsOf(elsewhere);
-        assertThat(inBucketZero(pushed)).allSatisfy(id -> assertThat(mysql.find(id).orElseThrow().status())
-                .isEqualTo(READY));
+        assertThat(redis.readyCount(0, "order")).isEqualTo(inBucketZero(pushed).size());
     }
 
     /**
