@@ -197,10 +197,10 @@ class MySqlUnreachableIT {
         return got.get(0).get("id").asString();
     }
 
-    /** Every key under the prefix with its number of elements (fields, members, list items; 1 for a string). */
     /**
-     * The sizes of the keys under the prefix, but for the per-minute delivery series, which the series writer puts in
-     * Redis in the background for deliveries made before the cut: whenever its next write falls, it is no push's.
+     * Every key under the prefix with its number of elements (fields, members, list items; 1 for a string), but for
+     * the per-minute delivery series, which the series writer puts in Redis in the background for deliveries made
+     * before the cut: whenever its next write falls, it is no push's.
      */
     private static Map<String, Long> redisContents(String prefix) {
         StringRedisTemplate redis = TestServices.redisTemplate();

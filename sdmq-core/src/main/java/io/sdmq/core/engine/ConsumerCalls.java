@@ -152,7 +152,7 @@ final class ConsumerCalls implements Consumer {
             }
         }
         if (failure != null) {
-            commitBeforeFailing(finished, durable, failure);
+            writeBeforeFailing(finished, durable, failure);
             throw failure;
         }
         List<Optional<SdmqException>> results = new ArrayList<>(ids.size());
@@ -185,7 +185,7 @@ final class ConsumerCalls implements Consumer {
         }
     }
 
-    private void commitBeforeFailing(List<Transition> finished, boolean durable, RuntimeException failure) {
+    private void writeBeforeFailing(List<Transition> finished, boolean durable, RuntimeException failure) {
         try {
             write(finished, durable);
         } catch (RuntimeException unrecorded) {

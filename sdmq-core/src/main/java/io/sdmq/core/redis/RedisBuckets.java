@@ -13,6 +13,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -102,9 +103,7 @@ abstract class RedisBuckets implements BucketSet {
             }
             replies = call(template -> template.execute(pipelined(script, calls)));
         } catch (UnavailableException e) {
-            return BucketSet.oneByOne(calls.size(), i -> {
-                throw e;
-            });
+            return Collections.nCopies(calls.size(), BucketSet.failed(e));
         }
         List<Supplier<T>> results = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
@@ -145,10 +144,7 @@ abstract class RedisBuckets implements BucketSet {
     @SuppressWarnings("unchecked")
     private static <T> Supplier<T> decoded(Object reply) {
         if (reply instanceof Exception e) {
-            UnavailableException failure = new UnavailableException("Redis is unavailable; retry later", e);
-            return () -> {
-                throw failure;
-            };
+            return BucketSet.failed(new UnavailableException("Redis is unavailable; retry later", e));
         }
         T value = (T) asText(reply);
         return () -> value;

@@ -2,6 +2,7 @@ package io.sdmq.core.redis;
 
 import io.sdmq.common.Message;
 import io.sdmq.common.UnavailableException;
+import io.sdmq.core.spi.BucketSet;
 import io.sdmq.core.spi.Reservations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,11 +74,8 @@ public final class RedisReservations extends RedisBuckets implements Reservation
         for (int i = 0; i < replies.size(); i++) {
             List<String> reply = strings(replies.get(i));
             if (!reply.get(0).isEmpty()) {
-                UnavailableException failure = new UnavailableException("Redis failed the pop of bucket "
-                        + buckets[i] + ": " + reply.get(0), null);
-                popped.add(() -> {
-                    throw failure;
-                });
+                popped.add(BucketSet.failed(new UnavailableException("Redis failed the pop of bucket " + buckets[i]
+                        + ": " + reply.get(0), null)));
             } else {
                 List<Message> got = decodePairs(reply.subList(1, reply.size()));
                 popped.add(() -> got);

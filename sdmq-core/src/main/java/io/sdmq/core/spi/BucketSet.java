@@ -28,11 +28,16 @@ public interface BucketSet {
                 T answer = call.apply(i);
                 answers.add(() -> answer);
             } catch (RuntimeException e) {
-                answers.add(() -> {
-                    throw e;
-                });
+                answers.add(failed(e));
             }
         }
         return answers;
+    }
+
+    /** The answer of a call over several buckets that failed for one of them: a supplier that throws the failure. */
+    static <T> Supplier<T> failed(RuntimeException failure) {
+        return () -> {
+            throw failure;
+        };
     }
 }

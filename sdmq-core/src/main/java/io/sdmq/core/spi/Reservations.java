@@ -38,9 +38,7 @@ public interface Reservations extends BucketSet {
                 popped.add(() -> got);
                 left -= got.size();
             } catch (RuntimeException e) {
-                popped.add(() -> {
-                    throw e;
-                });
+                popped.add(BucketSet.failed(e));
             }
         }
         return popped;
