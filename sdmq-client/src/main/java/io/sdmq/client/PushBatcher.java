@@ -2,8 +2,10 @@ package io.sdmq.client;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -22,7 +24,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * messages or its oldest message has waited {@code linger}, with at most {@code maxInFlightBatches} batches sent
  * and not yet answered, each on a thread of its own that waits for the answer and completes the messages' futures
  * (so callbacks on them run there and should not block). A caller of {@link #push} that finds no batch in flight
- * and no message waiting sends its own message on its thread, as a batch of one. The buffer counts the messages accepted and not yet sent, at most {@code bufferSize}; while
+ * and no message waiting sends its own message on its thread, as a batch of one; otherwise its message joins a batch
+ * that leaves without lingering as soon as no batch is in flight, so the linger holds back mainly the pushes nobody
+ * waits for. The buffer counts the messages accepted and not yet sent, at most {@code bufferSize}; while
  * the sender waits for a batch to end, it fills, and pushes block or fail.
  *
  * <p>{@link #close} stops taking messages, has the sender send every one it took (without waiting for the linger),
@@ -31,8 +35,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  */
 final class PushBatcher implements AutoCloseable {
     private static final System.Logger log = System.getLogger(PushBatcher.class.getName());
-    /** Put in the queue by {@link #close} to wake the sender at once. */
-    private static final Pending WAKE_UP = new Pending(PushMessage.of("-", "-"), null, 0);
+    /** Put in the queue to wake the sender at once: by {@link #close}, and when the last batch in flight ends. */
+    private static final Pending WAKE_UP = new Pending(PushMessage.of("-", "-"), null, 0, false);
 
     private final ClientSettings settings;
     private final SendBatch sendBatch;
@@ -66,6 +70,10 @@ final class PushBatcher implements AutoCloseable {
      * buffer blocks the caller, or fails the future, as {@code whenBufferFull} says; so does a closed batcher.
      */
     CompletableFuture<String> add(PushMessage message) {
+        return add(message, false);
+    }
+
+    private CompletableFuture<String> add(PushMessage message, boolean waiting) {
         door.readLock().lock();
         try {
             if (closed) {
@@ -77,7 +85,7 @@ final class PushBatcher implements AutoCloseable {
                 return CompletableFuture.failedFuture(new SdmqClientException.BufferFull("the client's buffer holds "
                         + settings.bufferSize() + " messages not yet sent (bufferSize), and whenBufferFull is FAIL"));
             }
-            Pending pending = new Pending(message, new CompletableFuture<>(), System.nanoTime());
+            Pending pending = new Pending(message, new CompletableFuture<>(), System.nanoTime(), waiting);
             queue.add(pending);
             return pending.id();
         } finally {
@@ -89,7 +97,8 @@ final class PushBatcher implements AutoCloseable {
      * {@link #add} for a caller that waits for the id. When nothing is waiting to be sent and no batch is in flight,
      * the caller sends its message itself, as a batch of one, sparing the hand-offs to the sender and back, and holds
      * every batch slot meanwhile: the pushes of other threads gather into the next batch instead of each going alone.
-     * Otherwise it joins the next batch. Either way no message of the buffer is overtaken.
+     * Otherwise it joins the next batch, which leaves once no batch is in flight or when it has lingered, whichever
+     * comes first. Either way no message of the buffer is overtaken.
      */
     String push(PushMessage message) {
         Pending pending;
@@ -99,18 +108,18 @@ final class PushBatcher implements AutoCloseable {
                     || !inFlight.tryAcquire(settings.maxInFlightBatches())) {
                 pending = null;
             } else {
-                pending = new Pending(message, new CompletableFuture<>(), System.nanoTime());
+                pending = new Pending(message, new CompletableFuture<>(), System.nanoTime(), true);
             }
         } finally {
             door.readLock().unlock();
         }
         if (pending == null) {
-            return await(add(message));
+            return await(add(message, true));
         }
         try {
             sendBatch.send(List.of(pending));
         } finally {
-            inFlight.release(settings.maxInFlightBatches());
+            released(settings.maxInFlightBatches());
         }
         return await(pending.id());
     }
@@ -153,19 +162,25 @@ final class PushBatcher implements AutoCloseable {
 
     private void run() {
         Map<OnDuplicate, List<Pending>> open = new EnumMap<>(OnDuplicate.class);
+        Set<OnDuplicate> waitedFor = EnumSet.noneOf(OnDuplicate.class);
         List<Pending> taken = new ArrayList<>();
         while (!closed || !queue.isEmpty() || !open.isEmpty()) {
             try {
                 takeInto(taken, open);
                 for (Pending p : taken) {
-                    List<Pending> batch = open.computeIfAbsent(p.message().onDuplicate(), policy -> new ArrayList<>());
+                    OnDuplicate policy = p.message().onDuplicate();
+                    List<Pending> batch = open.computeIfAbsent(policy, none -> new ArrayList<>());
                     batch.add(p);
+                    if (p.waiting()) {
+                        waitedFor.add(policy);
+                    }
                     if (batch.size() == settings.maxBatch()) {
-                        dispatch(open.remove(p.message().onDuplicate()));
+                        dispatch(open.remove(policy));
+                        waitedFor.remove(policy);
                     }
                 }
                 taken.clear();
-                dispatchLingered(open);
+                dispatchDue(open, waitedFor);
             } catch (Throwable t) {
                 log.log(System.Logger.Level.ERROR, "the sdmq client's sender failed; it goes on", t);
             }
@@ -173,7 +188,10 @@ final class PushBatcher implements AutoCloseable {
         inFlight.acquireUninterruptibly(settings.maxInFlightBatches());
     }
 
-    /** Waits for a message, at most until the oldest open batch has lingered enough, then takes what else is there. */
+    /**
+     * Waits for a message (or for the last batch in flight to end), at most until the oldest open batch has lingered
+     * enough, then takes what else is there.
+     */
     private void takeInto(List<Pending> taken, Map<OnDuplicate, List<Pending>> open) throws InterruptedException {
         long wait = TimeUnit.SECONDS.toNanos(1);
         for (List<Pending> batch : open.values()) {
@@ -187,13 +205,19 @@ final class PushBatcher implements AutoCloseable {
         taken.removeIf(p -> p == WAKE_UP);
     }
 
-    /** Sends each open batch whose oldest message has waited the linger; every open batch once closed. */
-    private void dispatchLingered(Map<OnDuplicate, List<Pending>> open) {
+    /**
+     * Sends each open batch whose oldest message has waited the linger, or that holds a message a caller waits for
+     * ({@code waitedFor}) while no batch is in flight; every open batch once closed.
+     */
+    private void dispatchDue(Map<OnDuplicate, List<Pending>> open, Set<OnDuplicate> waitedFor) {
         long now = System.nanoTime();
-        open.values().removeIf(batch -> {
-            boolean due = closed || now - batch.get(0).acceptedNanos() >= settings.linger().toNanos();
+        open.entrySet().removeIf(entry -> {
+            boolean due = closed || now - entry.getValue().get(0).acceptedNanos() >= settings.linger().toNanos()
+                    || (waitedFor.contains(entry.getKey())
+                        && inFlight.availablePermits() == settings.maxInFlightBatches());
             if (due) {
-                dispatch(batch);
+                dispatch(entry.getValue());
+                waitedFor.remove(entry.getKey());
             }
             return due;
         });
@@ -207,8 +231,20 @@ final class PushBatcher implements AutoCloseable {
             try {
                 sendBatch.send(batch);
             } finally {
-                inFlight.release();
+                released(1);
             }
         });
+    }
+
+    /**
+     * Gives back batch slots; when none is in use any more and messages wait to be sent, wakes the sender for the
+     * batches that wait for that.
+     */
+    private void released(int slots) {
+        inFlight.release(slots);
+        if (inFlight.availablePermits() == settings.maxInFlightBatches()
+                && room.availablePermits() < settings.bufferSize()) {
+            queue.add(WAKE_UP);
+        }
     }
 }

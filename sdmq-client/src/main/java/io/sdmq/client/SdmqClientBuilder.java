@@ -5,9 +5,9 @@ import java.time.Duration;
 
 /**
  * Builds an {@link SdmqClient}; every option has a default, named on its setter. The batching defaults were chosen
- * by measurement (BENCHMARKS.md, issue 44): a batch leaves at 500 messages or when its oldest has waited 1 ms, with 4
- * batches in flight and 10 000 messages buffered. A longer linger costs producers that wait for each push (5 ms: 0.4x
- * the pushes of 1 ms from 4 such threads) and gains nothing for those that do not.
+ * by measurement (BENCHMARKS.md, issue 44; decisions 0025 and 0043): a batch leaves at 500 messages or when its oldest
+ * has waited 5 ms, with 4 batches in flight and 10 000 messages buffered. The linger holds back the pushes nobody
+ * waits for: a batch that holds a waiting push leaves as soon as no batch is in flight.
  */
 public final class SdmqClientBuilder {
     private final URI baseUri;
@@ -18,7 +18,7 @@ public final class SdmqClientBuilder {
     private Duration retryBackoff = Duration.ofMillis(200);
     private Duration maxRetryBackoff = Duration.ofSeconds(5);
     private int maxBatch = 500;
-    private Duration linger = Duration.ofMillis(1);
+    private Duration linger = Duration.ofMillis(5);
     private int maxInFlightBatches = 4;
     private int bufferSize = 10_000;
     private WhenBufferFull whenBufferFull = WhenBufferFull.BLOCK;
@@ -79,7 +79,7 @@ public final class SdmqClientBuilder {
         return this;
     }
 
-    /** How long the oldest message of a batch that is not full waits for others before the batch leaves; 1 ms. */
+    /** How long the oldest message of a batch that is not full waits for others before the batch leaves; 5 ms. */
     public SdmqClientBuilder linger(Duration linger) {
         this.linger = linger;
         return this;

@@ -54,6 +54,55 @@ class PushBatchingIT {
         }
     }
 
+    /** A waiting push that finds messages lingering takes them along at once when no batch is in flight. */
+    @Test
+    void a_blocking_push_joins_the_lingering_messages_and_they_leave_without_the_linger() {
+        try (SdmqClient client = SdmqClient.builder(server).linger(Duration.ofMinutes(1)).build()) {
+            CompletableFuture<String> lingering = client.pushAsync(PushMessage.of(topic, "async"));
+            String id = assertTimeoutPreemptively(Duration.ofSeconds(30),
+                    () -> client.push(PushMessage.of(topic, "waited for")));
+
+            assertThat(lingering).isCompleted();
+            assertThat(client.stats().batches()).isEqualTo(1);
+            assertThat(client.stats().batchedMessages()).isEqualTo(2);
+            assertThat(receive(client, topic, 2)).extracting(Delivered::id)
+                    .containsExactlyInAnyOrder(id, lingering.join());
+        }
+    }
+
+    /**
+     * Waiting pushes that join a batch while others are in flight leave as soon as none is: with a linger of a minute,
+     * 8 threads' 400 pushes end long before one linger would.
+     */
+    @Test
+    void blocking_pushes_that_wait_for_a_batch_in_flight_do_not_wait_for_the_linger() {
+        try (SdmqClient client = SdmqClient.builder(server).linger(Duration.ofMinutes(1)).build()) {
+            List<String> ids = assertTimeoutPreemptively(Duration.ofSeconds(40), () -> {
+                ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+                List<Future<List<String>>> pushed = new ArrayList<>();
+                for (int t = 0; t < THREADS; t++) {
+                    int thread = t;
+                    pushed.add(threads.submit(() -> {
+                        List<String> mine = new ArrayList<>();
+                        for (int i = 0; i < 50; i++) {
+                            mine.add(client.push(PushMessage.of(topic, thread + "-" + i)));
+                        }
+                        return mine;
+                    }));
+                }
+                List<String> all = new ArrayList<>();
+                for (Future<List<String>> each : pushed) {
+                    all.addAll(each.get());
+                }
+                threads.shutdown();
+                return all;
+            });
+
+            assertThat(Set.copyOf(ids)).hasSize(THREADS * 50);
+            assertThat(client.stats().batches()).isLessThan(THREADS * 50);
+        }
+    }
+
     @Test
     void async_pushes_of_8_threads_are_gathered_into_full_batches_and_all_delivered() throws Exception {
         pushFromManyThreads(SdmqClient::pushAsync, 20);

@@ -64,7 +64,7 @@ public record SdmqClientProperties(@DefaultValue("http://localhost:8080") URI ba
      * {@code sdmq.client.producer.*}: the batching of {@code push} and {@code pushAsync}.
      *
      * @param maxBatch       the most messages in one {@code /push/batch} call, 1..1000 (500)
-     * @param linger         how long the oldest message of a batch that is not full waits for others (1ms)
+     * @param linger         how long the oldest message of a batch that is not full waits for others (5ms)
      * @param maxInFlight    the most batches sent and not yet answered (4)
      * @param bufferSize     the most messages pushed and not yet sent (10000)
      * @param whenBufferFull what a push does when the buffer is full: block (the default) or fail
