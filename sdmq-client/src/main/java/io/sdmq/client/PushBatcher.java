@@ -213,8 +213,7 @@ final class PushBatcher implements AutoCloseable {
         long now = System.nanoTime();
         open.entrySet().removeIf(entry -> {
             boolean due = closed || now - entry.getValue().get(0).acceptedNanos() >= settings.linger().toNanos()
-                    || (waitedFor.contains(entry.getKey())
-                        && inFlight.availablePermits() == settings.maxInFlightBatches());
+                    || (waitedFor.contains(entry.getKey()) && noneInFlight());
             if (due) {
                 dispatch(entry.getValue());
                 waitedFor.remove(entry.getKey());
@@ -242,9 +241,12 @@ final class PushBatcher implements AutoCloseable {
      */
     private void released(int slots) {
         inFlight.release(slots);
-        if (inFlight.availablePermits() == settings.maxInFlightBatches()
-                && room.availablePermits() < settings.bufferSize()) {
+        if (noneInFlight() && room.availablePermits() < settings.bufferSize()) {
             queue.add(WAKE_UP);
         }
+    }
+
+    private boolean noneInFlight() {
+        return inFlight.availablePermits() == settings.maxInFlightBatches();
     }
 }

@@ -77,26 +77,8 @@ class PushBatchingIT {
     @Test
     void blocking_pushes_that_wait_for_a_batch_in_flight_do_not_wait_for_the_linger() {
         try (SdmqClient client = SdmqClient.builder(server).linger(Duration.ofMinutes(1)).build()) {
-            List<String> ids = assertTimeoutPreemptively(Duration.ofSeconds(40), () -> {
-                ExecutorService threads = Executors.newFixedThreadPool(THREADS);
-                List<Future<List<String>>> pushed = new ArrayList<>();
-                for (int t = 0; t < THREADS; t++) {
-                    int thread = t;
-                    pushed.add(threads.submit(() -> {
-                        List<String> mine = new ArrayList<>();
-                        for (int i = 0; i < 50; i++) {
-                            mine.add(client.push(PushMessage.of(topic, thread + "-" + i)));
-                        }
-                        return mine;
-                    }));
-                }
-                List<String> all = new ArrayList<>();
-                for (Future<List<String>> each : pushed) {
-                    all.addAll(each.get());
-                }
-                threads.shutdown();
-                return all;
-            });
+            List<String> ids = assertTimeoutPreemptively(Duration.ofSeconds(40),
+                    () -> fromThreads(client, (c, message) -> CompletableFuture.completedFuture(c.push(message)), 50));
 
             assertThat(Set.copyOf(ids)).hasSize(THREADS * 50);
             assertThat(client.stats().batches()).isLessThan(THREADS * 50);
@@ -117,16 +99,7 @@ class PushBatchingIT {
         List<String> ids = new ArrayList<>();
         ClientStats stats;
         try (SdmqClient client = SdmqClient.builder(server).build()) {
-            ExecutorService threads = Executors.newFixedThreadPool(THREADS);
-            List<Future<List<String>>> pushed = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                int thread = t;
-                pushed.add(threads.submit(() -> pushes(client, push, thread)));
-            }
-            for (Future<List<String>> each : pushed) {
-                ids.addAll(each.get());
-            }
-            threads.shutdown();
+            ids.addAll(fromThreads(client, push, PER_THREAD));
             stats = client.stats();
             assertThat(Set.copyOf(ids)).hasSize(THREADS * PER_THREAD);
             assertThat(receive(client, topic, THREADS * PER_THREAD)).extracting(Delivered::id)
@@ -139,9 +112,25 @@ class PushBatchingIT {
                 .isEqualTo(stats.batches()));
     }
 
-    private List<String> pushes(SdmqClient client, Push push, int thread) {
+    /** {@code perThread} messages pushed from each of {@link #THREADS} threads; their ids, once every push answered. */
+    private List<String> fromThreads(SdmqClient client, Push push, int perThread) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+        List<Future<List<String>>> pushed = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            int thread = t;
+            pushed.add(threads.submit(() -> pushes(client, push, thread, perThread)));
+        }
+        List<String> ids = new ArrayList<>();
+        for (Future<List<String>> each : pushed) {
+            ids.addAll(each.get());
+        }
+        threads.shutdown();
+        return ids;
+    }
+
+    private List<String> pushes(SdmqClient client, Push push, int thread, int count) {
         List<CompletableFuture<String>> async = new ArrayList<>();
-        for (int i = 0; i < PER_THREAD; i++) {
+        for (int i = 0; i < count; i++) {
             PushMessage message = PushMessage.of(topic, thread + "-" + i);
             async.add(push.apply(client, message));
         }
