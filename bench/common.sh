@@ -110,12 +110,42 @@ bench_jvm() {
     "${BENCH_JVM[@]}" "$@"
 }
 
-# warms the server's JIT up with the given bench function; its figures go to $OUT/warmup.jsonl and are not reported
+# warms the server's JIT up with the given bench function; its figures go to $OUT/warmup.jsonl and are not reported,
+# the CPU of each round in W1's shape to $OUT/warmup.log
 warm_up() {
     "$1" --workload W1 --label warmup --messages 20000 --producers 16 --drain 10 --out "$OUT/warmup.jsonl"
     "$1" --workload W2 --label warmup-batch --messages 20000 --drain 10 --out "$OUT/warmup.jsonl"
-    # and in W1's own shape: 4 producers leave consumers parked between messages, a path 16 producers seldom take
-    "$1" --workload W1 --label warmup-4p --messages 10000 --producers 4 --drain 10 --out "$OUT/warmup.jsonl"
+    # then in W1's own shape (4 producers leave consumers parked between messages, a path 16 producers seldom take),
+    # again until the JIT has settled: until C2 took under a tenth of the server's CPU over a round, at most
+    # WARMUP_ROUNDS (6). On a slow 2-core host one round left C2 compiling through the measured workload (a seventh of
+    # the server's CPU there) and hot code in tier 3: W1 of 10 000 through the client took 27, 13, 10 and 9.4
+    # CPU-seconds of the server in four rounds in a row from its start, over raw HTTP 80, 35, 19 and 14
+    local round server c2
+    for round in $(seq "${WARMUP_ROUNDS:-6}"); do
+        server=$(process_ticks "$SERVER_PID")
+        c2=$(c2_ticks "$SERVER_PID")
+        "$1" --workload W1 --label "warmup-4p-$round" --messages 10000 --producers 4 --drain 10 \
+            --out "$OUT/warmup.jsonl"
+        server=$(($(process_ticks "$SERVER_PID") - server))
+        c2=$(($(c2_ticks "$SERVER_PID") - c2))
+        echo "warm-up round $round in W1's shape: CPU ticks server $server, C2 $c2" >>"$OUT/warmup.log"
+        if [ $((c2 * 10)) -lt "$server" ]; then
+            break
+        fi
+    done
+}
+
+# CPU ticks (user + system) of the C2 compiler threads of process $1 alive now (a thread's name holds spaces, so its
+# stat is read after the name's closing parenthesis; a thread that ends meanwhile counts 0)
+c2_ticks() {
+    local task ticks=0 own
+    for task in /proc/"$1"/task/*; do
+        if [[ $(cat "$task/comm" 2>/dev/null) == "C2 CompilerThre"* ]]; then
+            own=$(sed 's/.*) //' "$task/stat" 2>/dev/null | awk '{ print $12 + $13 }') || own=0
+            ticks=$((ticks + ${own:-0}))
+        fi
+    done
+    echo "$ticks"
 }
 
 # the commands logged in $OUT/commands.txt, the Markdown the bench jar prints for $RESULTS in the mode $1 (--report
