@@ -42,7 +42,9 @@ class PushDeliveryIT {
             Set<String> ids = push(a.http(), topic, 4_000, 3_000);
 
             await().atMost(Duration.ofSeconds(90)).until(() -> receivedIds(receiver).containsAll(ids));
-            await().atMost(Duration.ofSeconds(30)).until(() -> count(db, topic, "FINISHED") == ids.size());
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(count(db, topic, "FINISHED"))
+                    .as(() -> "messages FINISHED; some others and their history: " + unfinished(db, topic))
+                    .isEqualTo(ids.size()));
             assertThat(receiver.sentTwiceAtOnce()).isEmpty();
             assertThat(receiver.received()).hasSize(ids.size());
             assertThat(receiver.received()).allSatisfy(r -> assertThat(r.at()).isGreaterThanOrEqualTo(r.dueTime()));
@@ -181,6 +183,18 @@ class PushDeliveryIT {
 
     private static Set<String> idsIn(TestDatabase db, String topic, String status) throws SQLException {
         return strings(db, "SELECT id FROM sdmq_message WHERE topic = ? AND status = ?", topic, status);
+    }
+
+    /** Up to 10 of the topic's messages not FINISHED, each with its status, update time and status log. */
+    private static Set<String> unfinished(TestDatabase db, String topic) {
+        try {
+            return strings(db, "SELECT CONCAT(m.id, ' ', m.status, ' at ', m.update_time, ': ', (SELECT GROUP_CONCAT("
+                    + "CONCAT(l.from_status, '>', l.to_status, ' ', l.changed_at, ' ', l.host) ORDER BY l.id"
+                    + " SEPARATOR ', ') FROM sdmq_message_log l WHERE l.message_id = m.id)) FROM sdmq_message m"
+                    + " WHERE m.topic = ? AND m.status <> 'FINISHED' LIMIT 10", topic);
+        } catch (SQLException e) {
+            return Set.of("(not read: " + e + ")");
+        }
     }
 
     /** The instances that recorded the topic's deliveries as FINISHED. */
