@@ -49,7 +49,13 @@ cpu_ticks() {
 }
 
 process_ticks() {
-    awk '{ print $14 + $15 }' "/proc/$1/stat"
+    stat_ticks "/proc/$1/stat"
+}
+
+# user + system ticks of a /proc stat file, its fields read after the name's closing parenthesis (a thread's name may
+# hold spaces)
+stat_ticks() {
+    sed 's/.*) //' "$1" | awk '{ print $12 + $13 }'
 }
 
 # another instance on the same database and key prefix, on port $1, logging to $2; its pid in LAUNCHED_PID
@@ -135,13 +141,12 @@ warm_up() {
     done
 }
 
-# CPU ticks (user + system) of the C2 compiler threads of process $1 alive now (a thread's name holds spaces, so its
-# stat is read after the name's closing parenthesis; a thread that ends meanwhile counts 0)
+# CPU ticks (user + system) of the C2 compiler threads of process $1 alive now; a thread that ends meanwhile counts 0
 c2_ticks() {
     local task ticks=0 own
     for task in /proc/"$1"/task/*; do
         if [[ $(cat "$task/comm" 2>/dev/null) == "C2 CompilerThre"* ]]; then
-            own=$(sed 's/.*) //' "$task/stat" 2>/dev/null | awk '{ print $12 + $13 }') || own=0
+            own=$(stat_ticks "$task/stat" 2>/dev/null) || own=0
             ticks=$((ticks + ${own:-0}))
         fi
     done
