@@ -1,12 +1,14 @@
 package io.sdmq.core.mysql;
 
 import cn.hutool.core.collection.ListUtil;
+import io.sdmq.common.MessageStatus;
 
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -38,11 +40,22 @@ final class LiteralSql {
             + " changed_at, bucket, host, thread, note) VALUES ";
     /** Most messages one statement of a purge deletes; see {@link #deleteStatusLogRows}. */
     private static final int PURGE_IDS = 20;
-    private static final String TERMINAL = Statuses.TERMINAL.stream().map(status -> "'" + status + "'")
-            .collect(Collectors.joining(", ", "(", ")"));
+    private static final String TERMINAL = quoted(Statuses.TERMINAL);
     private static final String NOT_TERMINAL = " AND (status NOT IN " + TERMINAL;
+    /**
+     * No status log row of the message leaves DEAD or EXPIRED (a requeue) later than the time that follows; read only
+     * for a row changed later than the change, on the message's own log rows (the time's index would read every row
+     * logged since).
+     */
+    private static final String REQUEUED_AFTER = " OR NOT EXISTS (SELECT 1 FROM sdmq_message_log r"
+            + " FORCE INDEX (idx_sdmq_message_log_message_id) WHERE r.message_id = sdmq_message.id AND r.from_status IN " + quoted(Statuses.REQUEUED_FROM)
+            + " AND r.changed_at >";
 
     private LiteralSql() {
+    }
+
+    private static String quoted(Set<MessageStatus> statuses) {
+        return statuses.stream().map(status -> "'" + status + "'").collect(Collectors.joining(", ", "(", ")"));
     }
 
     /**
@@ -105,9 +118,13 @@ final class LiteralSql {
      * <p>
      * A change moves the status of its messages unless a row changed later than the change, or is terminal; a
      * requeue leaves a terminal status ({@link Statuses#REQUEUED_FROM}) only when the row is still in the status it
-     * was requeued from. Attempts and due time are set first, since assignments run left to right and theirs read the
-     * row's time before this update. A change with {@code timed} gives each message its own time, in its guard and as
-     * its update time.
+     * was requeued from. A change that ends a message's life (a terminal status from a pending one) also moves a row
+     * that changed later, unless a requeue since began another life: a terminal transition is the last of its life in
+     * Redis, and the later time of a pending one comes from another instance's clock read on the other side of its
+     * script (a move timed after a pop and finish that came after it), so the row would stay pending for good and
+     * the message be restored once its id left the bucket's gone set. Attempts and due time are set first, since
+     * assignments run left to right and theirs read the row's time before this update. A change with {@code timed}
+     * gives each message its own time, in its guard and as its update time.
      */
     static String transitions(List<StatusLogRow> logRows, StatusChanges.Batch batch) {
         StringBuilder sql = statusLogInsert(logRows).append(';');
@@ -117,11 +134,15 @@ final class LiteralSql {
         }
         for (StatusChange c : batch.changes()) {
             sql.append("UPDATE sdmq_message FORCE INDEX (PRIMARY) SET ");
+            boolean endsLife = c.toStatus().isTerminal() && !c.fromStatus().isTerminal();
             if (c.timed() != null) {
                 sql.append("status = '").append(c.toStatus()).append("', update_time =");
                 timeOfId(sql, c.timed()).append(" WHERE id IN ");
-                ids(sql, c.ids()).append(" AND update_time <=");
+                ids(sql, c.ids()).append(" AND (update_time <=");
                 timeOfId(sql, c.timed());
+                if (endsLife) {
+                    timeOfId(sql.append(REQUEUED_AFTER), c.timed()).append(')');
+                }
             } else {
                 if (c.attempts() != null) {
                     time(sql.append("attempts = CASE WHEN update_time <= "), c.attemptsAt())
@@ -133,9 +154,12 @@ final class LiteralSql {
                 }
                 time(sql.append("status = '").append(c.toStatus()).append("', update_time = "), c.changedAt());
                 ids(sql.append(" WHERE id IN "), c.ids());
-                time(sql.append(" AND update_time <= "), c.changedAt());
+                time(sql.append(" AND (update_time <= "), c.changedAt());
+                if (endsLife) {
+                    time(sql.append(REQUEUED_AFTER).append(' '), c.changedAt()).append(')');
+                }
             }
-            sql.append(NOT_TERMINAL);
+            sql.append(')').append(NOT_TERMINAL);
             if (Statuses.REQUEUED_FROM.contains(c.fromStatus())) {
                 sql.append(" OR status = '").append(c.fromStatus()).append('\'');
             }
@@ -220,9 +244,9 @@ final class LiteralSql {
         return sql.append('\'').append(value).append('\'');
     }
 
-    /** Each message's own time: {@code CASE id WHEN … THEN … END}. */
+    /** Each message's own time: {@code CASE id WHEN … THEN … END}, the id named so that a subquery reads it too. */
     private static StringBuilder timeOfId(StringBuilder sql, List<StatusChange.Timed> timed) {
-        sql.append(" CASE id");
+        sql.append(" CASE sdmq_message.id");
         for (StatusChange.Timed t : timed) {
             time(sql.append(" WHEN ").append(t.id()).append(" THEN "), t.at());
         }

@@ -10,6 +10,8 @@ import java.util.stream.LongStream;
 
 import static io.sdmq.common.MessageStatus.DEAD;
 import static io.sdmq.common.MessageStatus.DELAY;
+import static io.sdmq.common.MessageStatus.FINISHED;
+import static io.sdmq.common.MessageStatus.RESERVED;
 import static io.sdmq.common.MessageStatus.WAIT_PUT;
 import static io.sdmq.core.spi.MessageBuilder.aMessage;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,18 +65,23 @@ class LiteralSqlTest {
     }
 
     @Test
-    void a_batch_of_transitions_guards_with_the_terminal_statuses_and_a_requeue_with_its_own_status() {
+    void a_batch_of_transitions_guards_with_the_terminal_statuses_a_requeue_and_the_end_of_a_life_with_their_own() {
         Message m = aMessage().build();
         List<Transition> batch = List.of(Transition.of(m.id(), WAIT_PUT, DELAY, T0, "b"),
-                Transition.of(m.id() + 1, DEAD, DELAY, T0, "b"));
+                Transition.of(m.id() + 1, DEAD, DELAY, T0, "b"),
+                Transition.of(m.id() + 2, RESERVED, FINISHED, T0, "b"));
 
         String sql = LiteralSql.transitions(batch.stream().map(t -> Rows.statusLogRow(t, "h")).toList(),
                 StatusChanges.Batch.of(StatusChanges.fold(batch)));
 
         assertThat(sql).startsWith("INSERT INTO sdmq_message_log (").endsWith(";COMMIT")
-                .contains(" AND update_time <= '2024-03-10 02:30:00.123'")
+                .contains(" AND (update_time <= '2024-03-10 02:30:00.123')")
                 .contains("status NOT IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED'));")
-                .contains("status NOT IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED') OR status = 'DEAD');");
+                .contains("status NOT IN ('FINISHED', 'DELETED', 'DEAD', 'EXPIRED') OR status = 'DEAD');")
+                .contains(" AND (update_time <= '2024-03-10 02:30:00.123' OR NOT EXISTS (SELECT 1 FROM"
+                        + " sdmq_message_log r FORCE INDEX (idx_sdmq_message_log_message_id)"
+                        + " WHERE r.message_id = sdmq_message.id AND r.from_status IN ('DEAD', 'EXPIRED')"
+                        + " AND r.changed_at > '2024-03-10 02:30:00.123')) AND (status NOT IN");
     }
 
     @Test

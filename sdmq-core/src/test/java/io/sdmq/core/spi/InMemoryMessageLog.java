@@ -51,7 +51,7 @@ public final class InMemoryMessageLog implements MessageLog {
             log.add(new Transition(t.messageId(), t.from(), t.to(), t.changedAt(), t.bucket(), null, null, t.thread(),
                     t.note()));
             StoredMessage row = rows.get(t.messageId());
-            if (row == null || !moves(row, t)) {
+            if (row == null || !moves(row, t, requeuedAfter(t.messageId(), t.changedAt()))) {
                 continue;
             }
             Message m = row.message();
@@ -65,10 +65,19 @@ public final class InMemoryMessageLog implements MessageLog {
         }
     }
 
-    private static boolean moves(StoredMessage row, Transition t) {
-        boolean requeue = (t.from() == MessageStatus.DEAD || t.from() == MessageStatus.EXPIRED)
-                && row.status() == t.from();
-        return (requeue || !row.status().isTerminal()) && row.updateTime() <= t.changedAt();
+    /** As the SQL's guard: a transition that ends a message's life also moves a row changed later in that life. */
+    private static boolean moves(StoredMessage row, Transition t, boolean requeuedAfter) {
+        boolean requeue = isRequeue(t) && row.status() == t.from();
+        boolean endsLife = t.to().isTerminal() && !t.from().isTerminal() && !requeuedAfter;
+        return (requeue || !row.status().isTerminal()) && (row.updateTime() <= t.changedAt() || endsLife);
+    }
+
+    private static boolean isRequeue(Transition t) {
+        return t.from() == MessageStatus.DEAD || t.from() == MessageStatus.EXPIRED;
+    }
+
+    private boolean requeuedAfter(long id, long at) {
+        return log.stream().anyMatch(l -> l.messageId() == id && isRequeue(l) && l.changedAt() > at);
     }
 
     @Override

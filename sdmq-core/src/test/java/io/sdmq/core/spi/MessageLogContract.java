@@ -219,6 +219,70 @@ public abstract class MessageLogContract {
         assertThat(log.find(expired.id()).orElseThrow().message().dueTime()).isEqualTo(T0 + 90_000);
     }
 
+    /**
+     * Another instance's move can be timed after a pop and a finish that came after it in Redis (its clock read once
+     * its script answered); the finish still ends the message's life, whether written alone, folded with its pop,
+     * shared by several messages at one time, or each at its own time.
+     */
+    @Test
+    void a_transition_that_ends_a_life_moves_a_row_changed_later_in_that_life() {
+        Message folded = stored(message("order", "e-folded"));
+        Message alone = stored(message("order", "e-alone"));
+        List<Message> shared = List.of(stored(message("order", "e-s1")), stored(message("order", "e-s2")),
+                stored(message("order", "e-s3")));
+        List<Message> ownTimes = List.of(stored(message("order", "e-t1")), stored(message("order", "e-t2")),
+                stored(message("order", "e-t3")));
+        List<Message> all = new ArrayList<>(List.of(folded, alone));
+        all.addAll(shared);
+        all.addAll(ownTimes);
+        log.apply(all.stream().flatMap(m -> Stream.of(Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 10, BUCKET),
+                Transition.of(m.id(), DELAY, READY, T0 + 40, BUCKET))).toList());
+
+        List<Transition> finishes = new ArrayList<>(List.of(
+                Transition.of(folded.id(), READY, RESERVED, T0 + 30, BUCKET).withAttempts(1),
+                Transition.of(folded.id(), RESERVED, FINISHED, T0 + 35, BUCKET),
+                Transition.of(alone.id(), RESERVED, DEAD, T0 + 35, BUCKET)));
+        shared.forEach(m -> finishes.add(Transition.of(m.id(), RESERVED, FINISHED, T0 + 36, BUCKET)));
+        for (int i = 0; i < ownTimes.size(); i++) {
+            finishes.add(Transition.of(ownTimes.get(i).id(), RESERVED, FINISHED, T0 + 31 + i, BUCKET));
+        }
+        log.apply(finishes);
+
+        assertThat(statusAndUpdate(folded)).isEqualTo(FINISHED + "@" + (T0 + 35));
+        assertThat(statusAndUpdate(alone)).isEqualTo(DEAD + "@" + (T0 + 35));
+        for (Message m : shared) {
+            assertThat(statusAndUpdate(m)).isEqualTo(FINISHED + "@" + (T0 + 36));
+        }
+        for (int i = 0; i < ownTimes.size(); i++) {
+            assertThat(statusAndUpdate(ownTimes.get(i))).isEqualTo(FINISHED + "@" + (T0 + 31 + i));
+        }
+        log.apply(List.of(Transition.of(folded.id(), DELAY, READY, T0 + 50, BUCKET)));
+        assertThat(statusAndUpdate(folded)).isEqualTo(FINISHED + "@" + (T0 + 35));
+    }
+
+    /** A transition that ended a life, written again after a requeue began another, leaves the new life alone. */
+    @Test
+    void a_transition_that_ends_a_life_leaves_a_row_that_a_requeue_since_began_another_life() {
+        List<Message> requeued = List.of(stored(message("order", "r-1")), stored(message("order", "r-2")),
+                stored(message("order", "r-3")));
+        log.apply(requeued.stream().flatMap(m -> Stream.of(Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 10, BUCKET),
+                Transition.of(m.id(), RESERVED, DEAD, T0 + 20, BUCKET))).toList());
+        log.apply(requeued.stream()
+                .map(m -> Transition.of(m.id(), DEAD, READY, T0 + 40, BUCKET).withNote("requeued")).toList());
+
+        List<Transition> ownTimes = new ArrayList<>();
+        for (int i = 0; i < requeued.size(); i++) {
+            ownTimes.add(Transition.of(requeued.get(i).id(), RESERVED, DEAD, T0 + 20 + i, BUCKET));
+        }
+        log.apply(ownTimes);
+        log.apply(requeued.stream().map(m -> Transition.of(m.id(), RESERVED, FINISHED, T0 + 30, BUCKET)).toList());
+        log.apply(List.of(Transition.of(requeued.get(1).id(), RESERVED, FINISHED, T0 + 31, BUCKET)));
+
+        for (Message m : requeued) {
+            assertThat(statusAndUpdate(m)).isEqualTo(READY + "@" + (T0 + 40));
+        }
+    }
+
     @Test
     void attempts_and_due_time_follow_transitions() {
         Message m = stored(message("order", "o-1"));
