@@ -1,10 +1,8 @@
 package io.sdmq.bench;
 
 import io.sdmq.testing.TestServices;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 import java.net.URI;
@@ -21,26 +19,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The benchmark as bench/run.sh runs it, at a few hundred messages: the bench's main against a server jar on the test
- * services ({@link BenchPeersIT} runs the peers, in a server and JVM of its own so that the two take turns less). Each
- * workload must come out valid, with every message delivered once and none early; the figures themselves belong in
- * BENCHMARKS.md, not here.
+ * services; {@link BenchPeersIT} runs the peers against a server of its own, so that the two classes can run at once.
+ * Each workload must come out valid, with every message delivered once and none early; the figures themselves belong
+ * in BENCHMARKS.md, not here.
  */
 class BenchIT {
-    @TempDir
-    static Path dir;
-    private static BenchTarget target;
-
-    @BeforeAll
-    static void startServer() {
-        target = BenchTarget.start(dir);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (target != null) {
-            target.close();
-        }
-    }
+    @RegisterExtension
+    static final BenchTarget target = new BenchTarget();
 
     @Test
     void burstOfSinglePushes() throws Exception {

@@ -1,9 +1,7 @@
 package io.sdmq.bench;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 import java.nio.file.Files;
@@ -19,21 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (Redisson, db-scheduler) on the same workloads, and the comparison of their results.
  */
 class BenchPeersIT {
-    @TempDir
-    static Path dir;
-    private static BenchTarget target;
-
-    @BeforeAll
-    static void startServer() {
-        target = BenchTarget.start(dir);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (target != null) {
-            target.close();
-        }
-    }
+    @RegisterExtension
+    static final BenchTarget target = new BenchTarget();
 
     @Test
     void peersRunTheSameWorkloadAndTheComparisonPutsThemBesideSdmq() throws Exception {

@@ -1,11 +1,16 @@
 package io.sdmq.bench;
 
+import cn.hutool.core.io.FileUtil;
 import io.sdmq.testing.ServerJar;
 import io.sdmq.testing.TestServices;
 import io.sdmq.testing.TestServices.TestDatabase;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,35 +21,33 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A server jar on the test services, in a fresh database under a fresh key prefix, and the bench's main run against it
- * or against a peer; each run's JSON lines go to files under {@code dir}.
+ * A server jar on the test services, in a fresh database under a fresh key prefix, started before a test class's
+ * tests and stopped after them (register it as a static {@code @RegisterExtension} field), and the bench's main run
+ * against it or against a peer; each run's JSON lines go to files in a temporary folder of the class's own.
  */
-final class BenchTarget implements AutoCloseable {
+final class BenchTarget implements BeforeAllCallback, AfterAllCallback {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    final TestDatabase db;
-    final String prefix;
-    final ServerJar.Started server;
-    private final Path dir;
+    TestDatabase db;
+    String prefix;
+    ServerJar.Started server;
+    private Path dir;
 
-    private BenchTarget(TestDatabase db, String prefix, ServerJar.Started server, Path dir) {
-        this.db = db;
-        this.prefix = prefix;
-        this.server = server;
-        this.dir = dir;
-    }
-
-    static BenchTarget start(Path dir) {
-        TestDatabase db = TestServices.freshDatabase();
-        String prefix = TestServices.freshKeyPrefix();
-        return new BenchTarget(db, prefix, ServerJar.start(ServerJar.properties(db, TestServices.redisUrl(), prefix,
-                Map.of("sdmq.recovery.auto-restore", "false", "sdmq.delivery.webhook.allowed-hosts", "127.0.0.1"))),
-                dir);
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        dir = Files.createTempDirectory("sdmq-bench-it");
+        db = TestServices.freshDatabase();
+        prefix = TestServices.freshKeyPrefix();
+        server = ServerJar.start(ServerJar.properties(db, TestServices.redisUrl(), prefix,
+                Map.of("sdmq.recovery.auto-restore", "false", "sdmq.delivery.webhook.allowed-hosts", "127.0.0.1")));
     }
 
     @Override
-    public void close() {
-        server.close();
+    public void afterAll(ExtensionContext context) {
+        if (server != null) {
+            server.close();
+        }
+        FileUtil.del(dir.toFile());
     }
 
     Path file(String name) {
