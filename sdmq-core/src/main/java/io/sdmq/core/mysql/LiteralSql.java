@@ -118,11 +118,11 @@ final class LiteralSql {
      * <p>
      * A change moves the status of its messages unless a row changed later than the change, or is terminal; a
      * requeue leaves a terminal status ({@link Statuses#REQUEUED_FROM}) only when the row is still in the status it
-     * was requeued from. A change that ends a message's life (a terminal status from a pending one) also moves a row
-     * that changed later, unless a requeue since began another life: a terminal transition is the last of its life in
-     * Redis, and the later time of a pending one comes from another instance's clock read on the other side of its
-     * script (a move timed after a pop and finish that came after it), so the row would stay pending for good and
-     * the message be restored once its id left the bucket's gone set. Attempts and due time are set first, since
+     * was requeued from. A change that ends a message's life (from a pending status to one of
+     * {@link Statuses#ENDED_IN_REDIS}) also moves a row that changed later, unless a requeue since began another life:
+     * such a transition is the last of its life in Redis, and the later time of a pending one comes from another
+     * instance's clock read on the other side of its script (a move timed after a pop and finish that came after it),
+     * so the row would stay pending for good and the message be restored once its id left the bucket's gone set. Attempts and due time are set first, since
      * assignments run left to right and theirs read the row's time before this update. A change with {@code timed}
      * gives each message its own time, in its guard and as its update time.
      */
@@ -134,7 +134,7 @@ final class LiteralSql {
         }
         for (StatusChange c : batch.changes()) {
             sql.append("UPDATE sdmq_message FORCE INDEX (PRIMARY) SET ");
-            boolean endsLife = c.toStatus().isTerminal() && !c.fromStatus().isTerminal();
+            boolean endsLife = Statuses.ENDED_IN_REDIS.contains(c.toStatus()) && !c.fromStatus().isTerminal();
             if (c.timed() != null) {
                 sql.append("status = '").append(c.toStatus()).append("', update_time =");
                 timeOfId(sql, c.timed()).append(" WHERE id IN ");

@@ -20,6 +20,12 @@ final class Statuses {
     /** Pending and in Redis (all but {@code WAIT_PUT}): the messages that can be overdue. */
     static final Set<MessageStatus> SCHEDULED = where(status -> PENDING.contains(status)
             && status != MessageStatus.WAIT_PUT);
+    /**
+     * The terminal statuses a Redis script decides, atomically with the message leaving Redis (a finish, a delete, a
+     * death): the last transition of a message's life. Not EXPIRED, which a restore decides from MySQL beside Redis.
+     */
+    static final Set<MessageStatus> ENDED_IN_REDIS = where(status -> status.isTerminal()
+            && status != MessageStatus.EXPIRED);
     /** The terminal statuses that a requeue leaves: a change from one of them has a guard of its own. */
     static final Set<MessageStatus> REQUEUED_FROM = where(status -> status.isTerminal()
             && Arrays.stream(MessageStatus.values()).anyMatch(status::canMoveTo));

@@ -65,10 +65,14 @@ public final class InMemoryMessageLog implements MessageLog {
         }
     }
 
-    /** As the SQL's guard: a transition that ends a message's life also moves a row changed later in that life. */
+    /**
+     * As the SQL's guard: a transition that ends a message's life in Redis (not EXPIRED, which a restore decides) also
+     * moves a row changed later in that life.
+     */
     private static boolean moves(StoredMessage row, Transition t, boolean requeuedAfter) {
         boolean requeue = isRequeue(t) && row.status() == t.from();
-        boolean endsLife = t.to().isTerminal() && !t.from().isTerminal() && !requeuedAfter;
+        boolean endsLife = t.to().isTerminal() && t.to() != MessageStatus.EXPIRED && !t.from().isTerminal()
+                && !requeuedAfter;
         return (requeue || !row.status().isTerminal()) && (row.updateTime() <= t.changedAt() || endsLife);
     }
 

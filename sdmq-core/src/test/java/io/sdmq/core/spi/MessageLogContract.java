@@ -222,17 +222,19 @@ public abstract class MessageLogContract {
     /**
      * Another instance's move can be timed after a pop and a finish that came after it in Redis (its clock read once
      * its script answered); the finish still ends the message's life, whether written alone, folded with its pop,
-     * shared by several messages at one time, or each at its own time.
+     * shared by several messages at one time, or each at its own time. An EXPIRED, which a restore decides from MySQL
+     * and not Redis, keeps the guard by time.
      */
     @Test
     void a_transition_that_ends_a_life_moves_a_row_changed_later_in_that_life() {
         Message folded = stored(message("order", "e-folded"));
         Message alone = stored(message("order", "e-alone"));
+        Message expired = stored(message("order", "e-expired"));
         List<Message> shared = List.of(stored(message("order", "e-s1")), stored(message("order", "e-s2")),
                 stored(message("order", "e-s3")));
         List<Message> ownTimes = List.of(stored(message("order", "e-t1")), stored(message("order", "e-t2")),
                 stored(message("order", "e-t3")));
-        List<Message> all = new ArrayList<>(List.of(folded, alone));
+        List<Message> all = new ArrayList<>(List.of(folded, alone, expired));
         all.addAll(shared);
         all.addAll(ownTimes);
         log.apply(all.stream().flatMap(m -> Stream.of(Transition.of(m.id(), WAIT_PUT, DELAY, T0 + 10, BUCKET),
@@ -241,7 +243,8 @@ public abstract class MessageLogContract {
         List<Transition> finishes = new ArrayList<>(List.of(
                 Transition.of(folded.id(), READY, RESERVED, T0 + 30, BUCKET).withAttempts(1),
                 Transition.of(folded.id(), RESERVED, FINISHED, T0 + 35, BUCKET),
-                Transition.of(alone.id(), RESERVED, DEAD, T0 + 35, BUCKET)));
+                Transition.of(alone.id(), RESERVED, DEAD, T0 + 35, BUCKET),
+                Transition.of(expired.id(), READY, EXPIRED, T0 + 35, BUCKET)));
         shared.forEach(m -> finishes.add(Transition.of(m.id(), RESERVED, FINISHED, T0 + 36, BUCKET)));
         for (int i = 0; i < ownTimes.size(); i++) {
             finishes.add(Transition.of(ownTimes.get(i).id(), RESERVED, FINISHED, T0 + 31 + i, BUCKET));
@@ -250,6 +253,7 @@ public abstract class MessageLogContract {
 
         assertThat(statusAndUpdate(folded)).isEqualTo(FINISHED + "@" + (T0 + 35));
         assertThat(statusAndUpdate(alone)).isEqualTo(DEAD + "@" + (T0 + 35));
+        assertThat(statusAndUpdate(expired)).isEqualTo(READY + "@" + (T0 + 40));
         for (Message m : shared) {
             assertThat(statusAndUpdate(m)).isEqualTo(FINISHED + "@" + (T0 + 36));
         }
