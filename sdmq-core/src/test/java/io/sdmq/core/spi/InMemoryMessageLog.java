@@ -51,7 +51,7 @@ public final class InMemoryMessageLog implements MessageLog {
             log.add(new Transition(t.messageId(), t.from(), t.to(), t.changedAt(), t.bucket(), null, null, t.thread(),
                     t.note()));
             StoredMessage row = rows.get(t.messageId());
-            if (row == null || !moves(row, t, requeuedAfter(t.messageId(), t.changedAt()))) {
+            if (row == null || !moves(row, t)) {
                 continue;
             }
             Message m = row.message();
@@ -69,11 +69,11 @@ public final class InMemoryMessageLog implements MessageLog {
      * As the SQL's guard: a transition that ends a message's life in Redis (not EXPIRED, which a restore decides) also
      * moves a row changed later in that life.
      */
-    private static boolean moves(StoredMessage row, Transition t, boolean requeuedAfter) {
+    private boolean moves(StoredMessage row, Transition t) {
         boolean requeue = isRequeue(t) && row.status() == t.from();
-        boolean endsLife = t.to().isTerminal() && t.to() != MessageStatus.EXPIRED && !t.from().isTerminal()
-                && !requeuedAfter;
-        return (requeue || !row.status().isTerminal()) && (row.updateTime() <= t.changedAt() || endsLife);
+        boolean endsLife = t.to().isTerminal() && t.to() != MessageStatus.EXPIRED && !t.from().isTerminal();
+        return (requeue || !row.status().isTerminal())
+                && (row.updateTime() <= t.changedAt() || endsLife && !requeuedAfter(t.messageId(), t.changedAt()));
     }
 
     private static boolean isRequeue(Transition t) {
