@@ -48,8 +48,8 @@ final class LiteralSql {
      * logged since).
      */
     private static final String REQUEUED_AFTER = " OR NOT EXISTS (SELECT 1 FROM sdmq_message_log r"
-            + " FORCE INDEX (idx_sdmq_message_log_message_id) WHERE r.message_id = sdmq_message.id AND r.from_status IN " + quoted(Statuses.REQUEUED_FROM)
-            + " AND r.changed_at >";
+            + " FORCE INDEX (idx_sdmq_message_log_message_id) WHERE r.message_id = sdmq_message.id"
+            + " AND r.from_status IN " + quoted(Statuses.REQUEUED_FROM) + " AND r.changed_at >";
 
     private LiteralSql() {
     }
@@ -122,9 +122,9 @@ final class LiteralSql {
      * {@link Statuses#ENDED_IN_REDIS}) also moves a row that changed later, unless a requeue since began another life:
      * such a transition is the last of its life in Redis, and the later time of a pending one comes from another
      * instance's clock read on the other side of its script (a move timed after a pop and finish that came after it),
-     * so the row would stay pending for good and the message be restored once its id left the bucket's gone set. Attempts and due time are set first, since
-     * assignments run left to right and theirs read the row's time before this update. A change with {@code timed}
-     * gives each message its own time, in its guard and as its update time.
+     * so the row would stay pending for good and the message be restored once its id left the bucket's gone set.
+     * Attempts and due time are set first, since assignments run left to right and theirs read the row's time before
+     * this update. A change with {@code timed} gives each message its own time, in its guard and as its update time.
      */
     static String transitions(List<StatusLogRow> logRows, StatusChanges.Batch batch) {
         StringBuilder sql = statusLogInsert(logRows).append(';');
