@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -135,29 +136,21 @@ final class LiteralSql {
         for (StatusChange c : batch.changes()) {
             sql.append("UPDATE sdmq_message FORCE INDEX (PRIMARY) SET ");
             boolean endsLife = Statuses.ENDED_IN_REDIS.contains(c.toStatus()) && !c.fromStatus().isTerminal();
-            if (c.timed() != null) {
-                sql.append("status = '").append(c.toStatus()).append("', update_time =");
-                timeOfId(sql, c.timed()).append(" WHERE id IN ");
-                ids(sql, c.ids()).append(" AND (update_time <=");
-                timeOfId(sql, c.timed());
-                if (endsLife) {
-                    timeOfId(sql.append(REQUEUED_AFTER), c.timed()).append(')');
-                }
-            } else {
-                if (c.attempts() != null) {
-                    time(sql.append("attempts = CASE WHEN update_time <= "), c.attemptsAt())
-                            .append(" THEN ").append(c.attempts().intValue()).append(" ELSE attempts END, ");
-                }
-                if (c.dueTime() != null) {
-                    time(time(sql.append("due_time = CASE WHEN update_time <= "), c.dueTimeAt()).append(" THEN "),
-                            c.dueTime()).append(" ELSE due_time END, ");
-                }
-                time(sql.append("status = '").append(c.toStatus()).append("', update_time = "), c.changedAt());
-                ids(sql.append(" WHERE id IN "), c.ids());
-                time(sql.append(" AND (update_time <= "), c.changedAt());
-                if (endsLife) {
-                    time(sql.append(REQUEUED_AFTER).append(' '), c.changedAt()).append(')');
-                }
+            // the change's time: each message's own, or one for all, after a space
+            UnaryOperator<StringBuilder> at = c.timed() != null ? text -> timeOfId(text, c.timed())
+                    : text -> time(text.append(' '), c.changedAt());
+            if (c.attempts() != null) {
+                time(sql.append("attempts = CASE WHEN update_time <= "), c.attemptsAt())
+                        .append(" THEN ").append(c.attempts().intValue()).append(" ELSE attempts END, ");
+            }
+            if (c.dueTime() != null) {
+                time(time(sql.append("due_time = CASE WHEN update_time <= "), c.dueTimeAt()).append(" THEN "),
+                        c.dueTime()).append(" ELSE due_time END, ");
+            }
+            at.apply(sql.append("status = '").append(c.toStatus()).append("', update_time =")).append(" WHERE id IN ");
+            at.apply(ids(sql, c.ids()).append(" AND (update_time <="));
+            if (endsLife) {
+                at.apply(sql.append(REQUEUED_AFTER)).append(')');
             }
             sql.append(')').append(NOT_TERMINAL);
             if (Statuses.REQUEUED_FROM.contains(c.fromStatus())) {
